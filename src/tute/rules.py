@@ -1,0 +1,314 @@
+"""The rules of play as pure functions on bitmasks: legal cards (rules.md §1.4), the trick
+winner (§1.3) and the declarations a hand may make (§1.5).
+
+The engine calls :func:`legal_mask`; :func:`explain_plays` gives the same legal set plus a
+reason for every refused card, and a test keeps the two in agreement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from .cards import ALL_CARDS, SUIT_MASKS, TUTE, Card, RankOrder, Suit, parse_card, parse_suit
+from .errors import InvalidNotationError
+
+__all__ = [
+    "CUARENTA",
+    "TUTE_CABALLOS",
+    "TUTE_REYES",
+    "TUTE_SOTAS",
+    "Declaration",
+    "available_declarations",
+    "explain_plays",
+    "legal_mask",
+    "parse_declaration",
+    "trick_winner",
+    "veinte",
+]
+
+STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
+
+
+def _suit_name(suit: int) -> str:
+    return Suit(suit).spanish
+
+
+def legal_mask(
+    hand: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> int:
+    """Bitmask of the legal cards of ``hand`` on ``trick`` (card indices in playing order).
+
+    ``phase`` is ``"obligated"`` (all duties) or ``"stock"`` (the stock phase of the stock games,
+    governed by ``stock_phase_rule``). ``partner_winning`` tells whether the player's partner
+    holds the trick now; it only matters with ``partner_exemption``.
+    """
+    if not trick:
+        return hand
+    lead = trick[0] // 10
+    led = hand & SUIT_MASKS[lead]
+    if phase == "stock" and stock_phase_rule != "full":
+        if stock_phase_rule == "free":
+            return hand
+        if stock_phase_rule == "follow_suit":
+            return led or hand
+        # follow_trump_lead: a trump lead must be answered with a trump when possible
+        return (led or hand) if lead == trump else hand
+    best, ruffed = _best(trick, trump, order)
+    exempt = partner_exemption and partner_winning
+    if led:
+        if exempt:
+            return led
+        if ruffed:
+            if must_head_after_ruff:
+                top = _best_of_suit(trick, lead, order)
+                return (led & order.higher[top]) or led
+            return led
+        return (led & order.higher[best]) or led
+    trumps = hand & SUIT_MASKS[trump] if trump is not None else 0
+    if not trumps or exempt:
+        return hand
+    if not ruffed:
+        return trumps
+    return (trumps & order.higher[best]) or (trumps if must_undertrump else hand)
+
+
+def _best(trick: Sequence[int], trump: int | None, order: RankOrder) -> tuple[int, bool]:
+    """The winning card so far and whether a plain-suit lead has been trumped."""
+    best = trick[0]
+    strength = order.strength
+    for c in trick[1:]:
+        if c // 10 == best // 10:
+            if strength[c] > strength[best]:
+                best = c
+        elif c // 10 == trump:
+            best = c
+    lead = trick[0] // 10
+    return best, lead != trump and best // 10 == trump
+
+
+def _best_of_suit(trick: Sequence[int], suit: int, order: RankOrder) -> int:
+    return max((c for c in trick if c // 10 == suit), key=lambda c: order.strength[c])
+
+
+def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder = TUTE) -> int:
+    """Position in ``trick`` (0 = leader) of the winning card."""
+    return list(trick).index(_best(trick, trump, order)[0])
+
+
+def explain_plays(
+    hand: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> tuple[int, dict[int, str]]:
+    """The legal mask and, for every other card of ``hand``, why it may not be played."""
+    legal = legal_mask(
+        hand, trick, trump, order, phase=phase, stock_phase_rule=stock_phase_rule,
+        partner_winning=partner_winning, partner_exemption=partner_exemption,
+        must_undertrump=must_undertrump, must_head_after_ruff=must_head_after_ruff,
+    )
+    why: dict[int, str] = {}
+    refused = hand & ~legal
+    if not refused:
+        return legal, why
+    lead = trick[0] // 10
+    led = hand & SUIT_MASKS[lead]
+    best, ruffed = _best(trick, trump, order)
+    for c in _indices(refused):
+        if phase == "stock" and stock_phase_rule != "full":
+            if stock_phase_rule == "follow_suit":
+                why[c] = f"must follow suit: {_suit_name(lead)}"
+            else:
+                why[c] = f"must answer the trump lead with a trump: {_suit_name(lead)}"
+        elif led:
+            if c // 10 != lead:
+                why[c] = f"must follow suit: {_suit_name(lead)}"
+            elif ruffed:  # only with must_head_after_ruff
+                why[c] = f"must beat {ALL_CARDS[_best_of_suit(trick, lead, order)]}"
+            else:
+                why[c] = f"must beat {ALL_CARDS[best]}"
+        elif not ruffed:
+            why[c] = f"must trump: void in {_suit_name(lead)}, so a {_suit_name(trump or 0)} card"
+        elif legal & order.higher[best]:
+            why[c] = f"must overtrump {ALL_CARDS[best]}"
+        else:
+            why[c] = f"must play a trump: {_suit_name(trump or 0)}"
+    return legal, why
+
+
+def _indices(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# ---------------------------------------------------------------------------------------------
+# Declarations (cantes)
+
+
+class Declaration:
+    """A cante: ``cuarenta``, ``veinte:<suit>``, ``tute_reyes``, ``tute_caballos``, ``tute_sotas``.
+
+    Instances are interned; ``str()`` is the record notation. ``suit`` is ``None`` for the 40
+    (its suit is the trump suit of the deal) and for a tute.
+    """
+
+    __slots__ = ("kind", "suit", "_str")
+    kind: str
+    suit: Suit | None
+    _str: str
+
+    def __init__(self, kind: str, suit: Suit | None = None):
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "_str", kind if suit is None else f"{kind}:{suit.letter}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Declaration is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse_declaration, (self._str,))
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __repr__(self) -> str:
+        return f"Declaration({self._str!r})"
+
+    @property
+    def is_tute(self) -> bool:
+        return self.kind.startswith("tute_")
+
+    @property
+    def points(self) -> int:
+        """40 for the trump marriage, 20 for another; a tute ends the deal instead."""
+        return {"cuarenta": 40, "veinte": 20}.get(self.kind, 0)
+
+    def marriage_suit(self, trump: int | None) -> int | None:
+        if self.kind == "cuarenta":
+            return trump
+        return None if self.suit is None else int(self.suit)
+
+
+CUARENTA: Final = Declaration("cuarenta")
+_VEINTE: Final = tuple(Declaration("veinte", s) for s in Suit)
+TUTE_REYES: Final = Declaration("tute_reyes")
+TUTE_CABALLOS: Final = Declaration("tute_caballos")
+TUTE_SOTAS: Final = Declaration("tute_sotas")
+_DECL_BY_TEXT: Final = {str(d): d for d in (CUARENTA, *_VEINTE, TUTE_REYES, TUTE_CABALLOS,
+                                            TUTE_SOTAS)}
+
+
+def veinte(suit: int | Suit | str) -> Declaration:
+    return _VEINTE[parse_suit(suit) if isinstance(suit, str) else int(suit)]
+
+
+def parse_declaration(text: str) -> Declaration:
+    """Parse ``cuarenta``, ``veinte:c``, ``tute_reyes``, ``tute_caballos`` or ``tute_sotas``."""
+    if isinstance(text, Declaration):
+        return text
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"invalid declaration {text!r}")
+    key = text.strip().lower()
+    decl = _DECL_BY_TEXT.get(key)
+    if decl is None:
+        kind, _, suit = key.partition(":")
+        if kind == "veinte" and suit:
+            try:
+                return veinte(parse_suit(suit))
+            except InvalidNotationError:
+                pass
+        raise InvalidNotationError(
+            f"invalid declaration {text!r}: expected cuarenta, veinte:<o|c|e|b>, tute_reyes, "
+            "tute_caballos or tute_sotas"
+        )
+    return decl
+
+
+_KINGS: Final = sum(1 << (10 * s + 7) for s in range(4))
+_KNIGHTS: Final = sum(1 << (10 * s + 6) for s in range(4))
+_KNAVES: Final = sum(1 << (10 * s + 5) for s in range(4))
+
+
+def marriage_mask(suit: int, order: RankOrder = TUTE) -> int:
+    """The two cards of a marriage: king + caballo (Tute) or king + sota (Guiñote)."""
+    partner = 5 if order.name == "guinote" else 6
+    return (1 << (10 * suit + 7)) | (1 << (10 * suit + partner))
+
+
+_MARRIAGES: Final = {
+    "tute": tuple(marriage_mask(s, TUTE) for s in range(4)),
+    "guinote": tuple((1 << (10 * s + 7)) | (1 << (10 * s + 5)) for s in range(4)),
+}
+
+
+def available_declarations(
+    hand: int,
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    sung_suits: int = 0,
+    forty_forfeited: bool = False,
+    forty_first: str = "enforce",
+    tute_enabled: bool = True,
+) -> list[Declaration]:
+    """The declarations ``hand`` could make in an open window (entitlement is the caller's).
+
+    ``sung_suits`` is a 4-bit mask of suits whose marriage was already declared this deal.
+    """
+    out: list[Declaration] = []
+    if tute_enabled:
+        if hand & _KINGS == _KINGS:
+            out.append(TUTE_REYES)
+        second = _KNAVES if order.name == "guinote" else _KNIGHTS
+        if hand & second == second:
+            out.append(TUTE_SOTAS if order.name == "guinote" else TUTE_CABALLOS)
+    pairs = _MARRIAGES[order.name]
+    forty = (
+        trump is not None and not forty_forfeited and not sung_suits >> trump & 1
+        and hand & pairs[trump] == pairs[trump]
+    )
+    if forty:
+        out.append(CUARENTA)
+        if forty_first == "enforce":
+            return out
+    for s in range(4):
+        if s != trump and not sung_suits >> s & 1 and hand & pairs[s] == pairs[s]:
+            out.append(_VEINTE[s])
+    return out
+
+
+def declaration_cards(decl: Declaration, trump: int | None, order: RankOrder = TUTE) -> int:
+    """The cards a declaration shows."""
+    if decl is TUTE_REYES:
+        return _KINGS
+    if decl is TUTE_CABALLOS:
+        return _KNIGHTS
+    if decl is TUTE_SOTAS:
+        return _KNAVES
+    suit = decl.marriage_suit(trump)
+    return 0 if suit is None else _MARRIAGES[order.name][suit]
+
+
+def parse_cards(cards: Iterable[str | Card]) -> list[int]:
+    """Card indices from notation, for callers that speak in strings."""
+    return [parse_card(c).index for c in cards]

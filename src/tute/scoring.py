@@ -1,0 +1,159 @@
+"""Scoring as pure functions: deal totals (rules.md §1.6) and how each variant turns totals
+into games, partidas, lost games or payments (§2.7, §3.6, §4.5, §5.9–10, §6.9–10, §7.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .variants import Options
+
+__all__ = [
+    "Outcome",
+    "cabron_losers",
+    "deal_total",
+    "losses_3p",
+    "score_partnership",
+    "score_per_deal_2p",
+    "settle_subastado",
+    "target_winner",
+]
+
+LAST_TRICK_BONUS = 10
+TARGET = 101
+
+
+def deal_total(card_points: int, cantes: Sequence[int], last_trick: bool) -> int:
+    """Card points + the cantes + 10 for the last trick."""
+    return card_points + sum(cantes) + (LAST_TRICK_BONUS if last_trick else 0)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one deal between two sides."""
+
+    winner: int | None
+    games: int
+    replay: bool = False
+
+
+def score_partnership(
+    totals: Sequence[int],
+    last_trick_side: int | None,
+    options: Options,
+    *,
+    mano_side: int = 0,
+    sang: Sequence[bool] = (False, False),
+) -> Outcome:
+    """Tute por parejas (§2.7): the higher total wins one game, two past the threshold."""
+    a, b = totals[0], totals[1]
+    if a != b:
+        winner = 0 if a > b else 1
+    elif options.tie_break == "mano_side":
+        winner = mano_side
+    elif options.tie_break == "replay":
+        return Outcome(None, 0, replay=True)
+    else:
+        winner = last_trick_side if last_trick_side is not None else mano_side
+    threshold = options.two_games_threshold
+    if threshold is not None and options.two_games_rule == "rs" and sang[winner]:
+        threshold = 121
+    games = 2 if threshold is not None and totals[winner] >= threshold else 1
+    return Outcome(winner, games)
+
+
+def target_winner(totals: Sequence[int], last_trick_side: int | None, both_over: str,
+                  target: int = TARGET) -> int | None:
+    """The side that reaches ``target`` (two-player Tute, Guiñote), or None: play de vueltas."""
+    over = [i for i, t in enumerate(totals) if t >= target]
+    if not over:
+        return None
+    if len(over) == 1:
+        return over[0]
+    if both_over == "last_trick" and last_trick_side in over:
+        return last_trick_side
+    top = max(totals[i] for i in over)
+    best = [i for i in over if totals[i] == top]
+    if len(best) == 1:
+        return best[0]
+    return last_trick_side if last_trick_side in best else best[0]
+
+
+def score_per_deal_2p(totals: Sequence[int], last_trick_side: int | None,
+                      sang: Sequence[bool]) -> Outcome:
+    """``scoring_2p=per_deal`` (RS): higher total wins; 101–120 without cantes or 121 with
+    cantes is worth two games; equal totals go to the last trick."""
+    if totals[0] != totals[1]:
+        winner = 0 if totals[0] > totals[1] else 1
+    else:
+        winner = last_trick_side if last_trick_side is not None else 0
+    need = 121 if sang[winner] else 101
+    return Outcome(winner, 2 if totals[winner] >= need else 1)
+
+
+def losses_3p(totals: Sequence[int], last_trick_seat: int | None, options: Options,
+              *, tute_seat: int | None = None) -> dict[int, int]:
+    """Three-player lost games (§4.5): one who goes out gives the others a loss; otherwise
+    the lowest total(s) lose one."""
+    threshold = options.two_games_threshold or TARGET
+    out_seat = tute_seat
+    if out_seat is None:
+        over = [i for i, t in enumerate(totals) if t >= threshold]
+        if len(over) == 1:
+            out_seat = over[0]
+        elif over:
+            if options.multi_over == "last_trick" and last_trick_seat in over:
+                out_seat = last_trick_seat
+            else:
+                top = max(totals[i] for i in over)
+                best = [i for i in over if totals[i] == top]
+                out_seat = (last_trick_seat if last_trick_seat in best and len(best) > 1
+                            else best[0])
+    if out_seat is not None:
+        return {i: 1 for i in range(len(totals)) if i != out_seat}
+    low = min(totals)
+    return {i: 1 for i, t in enumerate(totals) if t == low}
+
+
+def settle_subastado(
+    declarer: int,
+    bid: int,
+    declarer_total: int,
+    options: Options,
+    *,
+    people: Sequence[int] = (0, 1, 2),
+    takeover: bool = False,
+) -> tuple[bool, dict[int, int]]:
+    """Subastado payments (§5.10): everybody else at the table pays the declarer the stake,
+    or is paid it; 120+ bids and takeovers double the stake (not cumulatively)."""
+    made = declarer_total >= bid
+    stake = bid * (2 if takeover or bid >= options.double_at_bid else 1)
+    others = [p for p in people if p != declarer]
+    sign = 1 if made else -1
+    balance = {p: -sign * stake for p in others}
+    balance[declarer] = sign * stake * len(others)
+    return made, balance
+
+
+def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool]) -> list[int]:
+    """Tute cabrón (§7.1): whoever took no trick loses; else players over 100 lose; else the
+    middle score(s); ties with no other loser lose together."""
+    n = len(totals)
+    empty = [i for i in range(n) if not took_trick[i]]
+    if empty:
+        return empty
+    over = [i for i in range(n) if totals[i] > 100]
+    if over:
+        return over
+    ranked = sorted(set(totals))
+    if len(ranked) < 3:  # no strict middle: tied players lose together
+        counts = {t: totals.count(t) for t in ranked}
+        tied = [t for t in ranked if counts[t] > 1]
+        return [i for i in range(n) if totals[i] in tied] if tied else []
+    if n == 3:
+        middle = ranked[1]
+        return [i for i in range(n) if totals[i] == middle]
+    # four players: the two middle scores
+    order = sorted(range(n), key=lambda i: totals[i])
+    return sorted(order[1:-1])

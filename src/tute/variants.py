@@ -1,0 +1,501 @@
+"""Variants of the Tute family and their option flags (rules.md §9).
+
+Every flag of the rule book is a field of :class:`Options`; each :class:`Variant` carries its
+own defaults and the subset of flags that mean something for it. Validation errors name the
+bad option and list what is valid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .cards import DECK_36, DECK_40, GUINOTE, TUTE, RankOrder
+from .errors import InvalidOptionError, UnknownVariantError, VariantNotPlayableError
+
+__all__ = [
+    "OPTION_SPECS",
+    "VARIANTS",
+    "OptionSpec",
+    "Options",
+    "Variant",
+    "find_variant",
+    "resolve_options",
+]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """The domain of one flag: ``choices`` for enumerations, or a kind (bool, int, match)."""
+
+    name: str
+    kind: str  # "choice" | "bool" | "int" | "int_or_null" | "match"
+    choices: tuple[Any, ...] = ()
+    minimum: int = 0
+    doc: str = ""
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            return " | ".join("null" if c is None else str(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true | false"
+        if self.kind == "int":
+            return f"an integer >= {self.minimum}"
+        if self.kind == "int_or_null":
+            return f"null or an integer >= {self.minimum}"
+        return '{"mode": "series", "deals": N} | {"mode": "race", "games": N}'
+
+    def validate(self, value: Any, variant_id: str) -> Any:
+        def bad(why: str) -> InvalidOptionError:
+            return InvalidOptionError(
+                f"invalid value {value!r} for option {self.name!r} of {variant_id}: {why}; "
+                f"valid values: {self.describe()}"
+            )
+
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            raise bad("expected a boolean")
+        if self.kind == "choice":
+            for c in self.choices:
+                if value == c and type(value) is type(c):
+                    return c
+                if isinstance(c, int) and isinstance(value, str) and value == str(c):
+                    return c
+                if c is None and value in ("null", "none", "off"):
+                    return None
+            raise bad("not one of the choices")
+        if self.kind in ("int", "int_or_null"):
+            if value is None or value in ("null", "none", "off"):
+                if self.kind == "int_or_null":
+                    return None
+                raise bad("expected an integer")
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise bad("expected an integer") from None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise bad("expected an integer")
+            if value < self.minimum:
+                raise bad(f"must be at least {self.minimum}")
+            return value
+        # match
+        if isinstance(value, str):  # "series:6" / "race:3"
+            mode, _, n = value.partition(":")
+            value = {"mode": mode, ("deals" if mode == "series" else "games"): n or 0}
+        if not isinstance(value, Mapping):
+            raise bad("expected an object")
+        mode = value.get("mode")
+        key = {"series": "deals", "race": "games"}.get(mode) if isinstance(mode, str) else None
+        if key is None:
+            raise bad("'mode' must be 'series' or 'race'")
+        if set(value) - {"mode", key}:
+            raise bad(f"unexpected keys {sorted(set(value) - {'mode', key})}")
+        n = value.get(key)
+        try:
+            n = int(n)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise bad(f"{key!r} must be a positive integer") from None
+        if n < 1:
+            raise bad(f"{key!r} must be a positive integer")
+        return MatchSpec(mode, n)
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """How a partnership match ends: a series of ``n`` deals, or a race to ``n`` games."""
+
+    mode: str  # "series" | "race"
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "deals" if self.mode == "series" else "games": self.n}
+
+
+def _c(name: str, *choices: Any, doc: str = "") -> OptionSpec:
+    return OptionSpec(name, "choice", tuple(choices), doc=doc)
+
+
+def _b(name: str, doc: str = "") -> OptionSpec:
+    return OptionSpec(name, "bool", doc=doc)
+
+
+def _i(name: str, minimum: int = 0, doc: str = "", null: bool = False) -> OptionSpec:
+    return OptionSpec(name, "int_or_null" if null else "int", minimum=minimum, doc=doc)
+
+
+OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
+    _b("partner_exemption", "need not beat a partner who holds the trick (Guiñote)"),
+    _b("must_undertrump", "void, cannot overtrump: must still play a trump"),
+    _b("must_head_after_ruff", "after a ruff, following players must still head the led suit"),
+    _c("stock_phase_rule", "free", "follow_trump_lead", "follow_suit", "full",
+       doc="play duties while the stock lasts"),
+    _c("hand_size", 6, 7, 8, doc="cards per hand in the stock games"),
+    _c("cante_by", "trick_winner", "winning_side_one", "winning_side_each",
+       doc="who may declare after a trick"),
+    _c("forty_first", "enforce", "forfeit", "off", doc="the 40 before any 20"),
+    _c("cante_restriction", "none", "forfeit_if_skipped_first", "first_win_only",
+       doc="declarations tied to the side's first won trick"),
+    _b("cante_before_draw", "two-player: declare before drawing"),
+    _b("tute_enabled", "four kings / four knights may be declared"),
+    _c("tute_award", "deal", "two_games", "match", "partida", doc="what a tute wins"),
+    _b("tute_dealt_wins_immediately", "a tute held from the deal wins without play"),
+    _c("exchange_timing", "after_winning_before_draw", "start_and_after_win", "own_turn_any",
+       doc="when the upcard may be exchanged"),
+    _b("exchange_last_round_allowed", "exchange allowed in the last draw round"),
+    _b("exchange_two_enabled", "the 2 of trumps may take a low upcard"),
+    _b("two_exchanges_four", "the 2 may take a 4"),
+    _b("exchange_mandatory", "the 7/2 exchanges are compulsory (3 players)"),
+    _c("exchange_side_requirement", "won_this_trick", "any_trick_won",
+       doc="who may exchange in Guiñote"),
+    _c("tie_break", "last_trick", "mano_side", "replay", doc="equal totals"),
+    _c("two_games_threshold", None, 101, 121, doc="total that wins two games (or goes out)"),
+    _c("two_games_rule", "total", "rs", doc="rs: 101 only without cantes, else 121"),
+    OptionSpec("match", "match", doc="partnership match: series of N deals or race to N games"),
+    _c("scoring_2p", "target_101", "per_deal", doc="two-player scoring"),
+    _c("both_over", "highest", "last_trick", doc="both sides reach 101"),
+    _c("vueltas_claim", "auto", "manual", "end_of_deal", doc="reaching 101 in vueltas"),
+    _i("games_to_win", 1, "two-player match length"),
+    _c("scoring_3p", "losses", "winner_per_deal", "payments", doc="three-player scoring"),
+    _i("loss_limit", 1, "lost games that end the match"),
+    _c("multi_over", "highest", "last_trick", doc="several players reach the threshold"),
+    _c("seats", 3, 4, doc="subastado: people at the table (with 4 the dealer sits out)"),
+    _c("players", 3, 4, doc="players in an individual game"),
+    _b("widow_card", "subastado with 40 cards and a widow card"),
+    _i("min_bid", 0, "lowest opening bid"),
+    _i("bid_step", 1, "bids are multiples of this"),
+    _c("auction_rounds", "single", "open", doc="each speaks once, or until all but one pass"),
+    _c("all_pass", "redeal", "mano_forced", doc="everybody passes"),
+    _b("dealer_takeover", "the idle dealer may take over the top bid"),
+    _i("takeover_increment", 0, "what the takeover adds to the bid"),
+    _i("double_at_bid", 0, "bids from this value double the stake"),
+    _b("declarer_leads", "the declarer leads the first trick"),
+    _b("cantes_declarer_only", "only the declarer's cantes count"),
+    _c("settlement", "payments", "points", doc="subastado settlement"),
+    _i("match_target", 1, "subastado: balance that wins the match"),
+    _i("match_deals", 1, "subastado: number of deals in the match", null=True),
+    _i("partidas_per_coto", 1, "Guiñote partidas per coto"),
+    _i("cotos_to_win", 1, "Guiñote cotos per match"),
+    _b("thirty_malas", "Guiñote: cantes count only with 30 card points"),
+    _c("next_dealer", "rotate", "last_trick_winner", doc="who deals next"),
+    _c("first_dealer", "random", "first_king", "two_of_oros_mano", doc="who deals first"),
+    _i("deal_packet", 1, "cards per packet when dealing"),
+    _b("reshuffle", "shuffle before every deal"),
+    _c("renuncio_mode", "prevent", "claim", doc="illegal plays prevented, or claimed"),
+    _c("renuncio_penalty", "lose_deal", "two_games_swing", doc="penalty for a proven revoke"),
+    _i("weak_hand_max_points", 0, "a hand worth at most this may be thrown in", null=True),
+    _i("misdeal_passes_after", 1, "consecutive misdeals before the deal passes on", null=True),
+    _c("capote_award", None, doc="no source gives a capote bonus"),
+    _b("guinote_hide_arrastre_suit", "presentation: hide the suit of an arrastre 20"),
+]}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option flag of rules.md §9, with the rule book's general defaults."""
+
+    partner_exemption: bool = False
+    must_undertrump: bool = False
+    must_head_after_ruff: bool = False
+    stock_phase_rule: str = "full"
+    hand_size: int = 10
+    cante_by: str = "trick_winner"
+    forty_first: str = "enforce"
+    cante_restriction: str = "none"
+    cante_before_draw: bool = False
+    tute_enabled: bool = True
+    tute_award: str = "deal"
+    tute_dealt_wins_immediately: bool = False
+    exchange_timing: str = "after_winning_before_draw"
+    exchange_last_round_allowed: bool = False
+    exchange_two_enabled: bool = True
+    two_exchanges_four: bool = True
+    exchange_mandatory: bool = False
+    exchange_side_requirement: str = "won_this_trick"
+    tie_break: str = "last_trick"
+    two_games_threshold: int | None = None
+    two_games_rule: str = "total"
+    match: MatchSpec = field(default_factory=lambda: MatchSpec("series", 6))
+    scoring_2p: str = "target_101"
+    both_over: str = "highest"
+    vueltas_claim: str = "auto"
+    games_to_win: int = 3
+    scoring_3p: str = "losses"
+    loss_limit: int = 10
+    multi_over: str = "highest"
+    seats: int = 3
+    players: int = 4
+    widow_card: bool = False
+    min_bid: int = 60
+    bid_step: int = 5
+    auction_rounds: str = "single"
+    all_pass: str = "redeal"
+    dealer_takeover: bool = True
+    takeover_increment: int = 10
+    double_at_bid: int = 120
+    declarer_leads: bool = False
+    cantes_declarer_only: bool = True
+    settlement: str = "payments"
+    match_target: int = 500
+    match_deals: int | None = None
+    partidas_per_coto: int = 3
+    cotos_to_win: int = 2
+    thirty_malas: bool = False
+    next_dealer: str = "rotate"
+    first_dealer: str = "random"
+    deal_packet: int = 1
+    reshuffle: bool = True
+    renuncio_mode: str = "prevent"
+    renuncio_penalty: str = "lose_deal"
+    weak_hand_max_points: int | None = None
+    misdeal_passes_after: int | None = None
+    capote_award: None = None
+    guinote_hide_arrastre_suit: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v.to_json() if isinstance(v, MatchSpec) else v
+        return out
+
+    def get(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+_COMMON: Final = (
+    "must_undertrump", "must_head_after_ruff", "cante_by", "forty_first", "cante_restriction",
+    "tute_enabled", "tute_award", "tute_dealt_wins_immediately", "tie_break", "next_dealer",
+    "first_dealer", "deal_packet", "reshuffle", "renuncio_mode", "renuncio_penalty",
+    "weak_hand_max_points", "misdeal_passes_after", "capote_award",
+)
+_STOCK: Final = (
+    "stock_phase_rule", "hand_size", "cante_before_draw", "exchange_timing",
+    "exchange_last_round_allowed", "exchange_two_enabled", "two_exchanges_four",
+    "exchange_mandatory", "both_over", "vueltas_claim",
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game of the family: its table, pack, rank order, applicable flags and defaults."""
+
+    id: str
+    name: str
+    english: str
+    players: int
+    partnerships: bool
+    deck: int
+    order: RankOrder
+    hand_size: int
+    stock: bool
+    playable: bool
+    option_names: tuple[str, ...]
+    defaults: Options
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+
+    def __str__(self) -> str:
+        return self.id
+
+    @property
+    def family(self) -> str:
+        return self.order.name
+
+    def resolve(self, options: Mapping[str, Any] | Options | None = None) -> Options:
+        return resolve_options(self, options)
+
+    def require_playable(self) -> None:
+        if not self.playable:
+            raise VariantNotPlayableError(
+                f"variant {self.id} is not playable yet: its legality and scoring rules are "
+                "available (tute legal / tute score), whole deals are not; playable now: "
+                + ", ".join(v.id for v in VARIANTS.values() if v.playable)
+            )
+
+    def sides(self, options: Options | None = None) -> int:
+        """Number of scoring sides (2 in partnership and two-player games)."""
+        if self.partnerships:
+            return 2
+        return self.seat_count(options)
+
+    def seat_count(self, options: Options | None = None) -> int:
+        opts = options or self.defaults
+        if self.id == "tute_subastado":
+            return 3  # active players; a 4th person (seats=4) is the idle dealer
+        if "players" in self.option_names:
+            return opts.players
+        return self.players
+
+    def side_of(self, seat: int, options: Options | None = None) -> int:
+        return seat % 2 if self.partnerships else seat
+
+
+def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | None) -> Options:
+    """Validate ``options`` against ``variant`` and merge them over its defaults."""
+    if options is None:
+        return variant.defaults
+    if isinstance(options, Options):
+        return options
+    if not isinstance(options, Mapping):
+        raise InvalidOptionError(f"options for {variant.id} must be an object, got {options!r}")
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        spec = OPTION_SPECS.get(name)
+        if spec is None or name not in variant.option_names:
+            what = "unknown option" if spec is None else "option that does not apply to this game:"
+            raise InvalidOptionError(
+                f"{what} {name!r} for {variant.id}; valid options: "
+                + ", ".join(sorted(variant.option_names))
+            )
+        changes[name] = spec.validate(value, variant.id)
+    opts = dataclasses.replace(variant.defaults, **changes)
+    _check_combination(variant, opts)
+    return opts
+
+
+def _check_combination(variant: Variant, opts: Options) -> None:
+    if opts.two_games_rule == "rs" and opts.two_games_threshold is None and (
+        variant.id == "tute_parejas"
+    ):
+        raise InvalidOptionError(
+            "option 'two_games_rule'='rs' needs 'two_games_threshold' (101 or 121) for tute_parejas"
+        )
+    if variant.stock and opts.deal_packet > opts.hand_size:
+        raise InvalidOptionError(
+            f"invalid value {opts.deal_packet!r} for option 'deal_packet' of {variant.id}: "
+            f"larger than the hand size {opts.hand_size}"
+        )
+    if not variant.stock and opts.deal_packet > variant.hand_size:
+        raise InvalidOptionError(
+            f"invalid value {opts.deal_packet!r} for option 'deal_packet' of {variant.id}: "
+            f"larger than the hand size {variant.hand_size}"
+        )
+    if opts.min_bid % opts.bid_step:
+        raise InvalidOptionError(
+            f"invalid value {opts.min_bid!r} for option 'min_bid' of {variant.id}: "
+            f"not a multiple of bid_step {opts.bid_step}"
+        )
+
+
+def _variant(id: str, name: str, english: str, *, table: int, partnerships: bool,
+             deck: int = DECK_40, order: RankOrder = TUTE, hand_size: int, stock: bool = False,
+             playable: bool = False, extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
+             summary: str = "", **defaults: Any) -> Variant:
+    names = tuple(dict.fromkeys(_COMMON + extra))
+    opts = dataclasses.replace(Options(), hand_size=hand_size, **defaults)
+    return Variant(id, name, english, table, partnerships, deck, order, hand_size, stock,
+                   playable, names, opts, aliases, summary)
+
+
+VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
+    _variant(
+        "tute_parejas", "Tute por parejas", "Partnership Tute", table=4, partnerships=True,
+        hand_size=10, playable=True,
+        extra=("partner_exemption", "two_games_threshold", "two_games_rule", "match"),
+        aliases=("parejas", "tute", "tute_4p", "tute_por_parejas", "pairs"),
+        summary="4 players in two pairs, 10 cards each, trump turned from the dealer's last card",
+    ),
+    _variant(
+        "tute_2p_habanero", "Tute habanero", "Two-player Tute (habanero)", table=2,
+        partnerships=False, hand_size=8, stock=True,
+        extra=_STOCK + ("scoring_2p", "games_to_win"),
+        aliases=("habanero", "tute_habanero", "tute_2p", "2p"),
+        summary="2 players, 8 cards and a stock; a trump lead must be answered with a trump",
+        stock_phase_rule="follow_trump_lead", two_exchanges_four=True,
+    ),
+    _variant(
+        "tute_2p_corriente", "Tute corriente (dos jugadores)", "Two-player Tute (corriente)",
+        table=2, partnerships=False, hand_size=6, stock=True,
+        extra=_STOCK + ("scoring_2p", "games_to_win"),
+        aliases=("corriente", "tute_corriente"),
+        summary="2 players, 6 cards and a stock; free play while the stock lasts",
+        stock_phase_rule="free", two_exchanges_four=True,
+    ),
+    _variant(
+        "tute_arrastrado_3p", "Tute arrastrado (tres jugadores)", "Three-player Tute (arrastrado)",
+        table=3, partnerships=False, hand_size=13,
+        extra=("two_games_threshold", "two_exchanges_four", "exchange_mandatory", "scoring_3p",
+               "loss_limit", "multi_over", "players"),
+        aliases=("arrastrado", "tute_arrastrado", "tute_3p", "3p", "tute_de_arrastre"),
+        summary="3 players, 13 cards each, table card exchanged for the 7 and 2, lost games",
+        two_games_threshold=101, two_exchanges_four=False, exchange_mandatory=True, players=3,
+    ),
+    _variant(
+        "tute_subastado", "Tute subastado", "Auction Tute", table=3, partnerships=False,
+        deck=DECK_36, hand_size=12,
+        extra=("seats", "widow_card", "min_bid", "bid_step", "auction_rounds", "all_pass",
+               "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
+               "cantes_declarer_only", "settlement", "match_target", "match_deals"),
+        aliases=("subastado", "tute_de_remate", "remate", "auction"),
+        summary="3 players (4 with an idle dealer), 36 cards, an auction; the declarer names trumps",
+        tute_enabled=False, players=3,
+    ),
+    _variant(
+        "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
+        hand_size=6, stock=True,
+        extra=_STOCK + ("partner_exemption", "exchange_side_requirement", "partidas_per_coto",
+                        "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
+        aliases=("guiñote", "guinote_4p", "guiñote_4p"),
+        summary="Aragón's game: 4 players in pairs, 6 cards, stock then arrastre, 101 points",
+        partner_exemption=True, stock_phase_rule="free", cante_by="winning_side_each",
+        tute_award="partida", both_over="last_trick", deal_packet=3, two_exchanges_four=True,
+    ),
+    _variant(
+        "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
+        order=GUINOTE, hand_size=6, stock=True,
+        extra=_STOCK + ("exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
+                        "thirty_malas", "guinote_hide_arrastre_suit"),
+        aliases=("guiñote_2p", "guinote_dos"),
+        summary="Guiñote one against one: 6 cards, 14 stock tricks then 6 in arrastre",
+        stock_phase_rule="free", tute_award="partida", both_over="last_trick", deal_packet=3,
+        two_exchanges_four=True,
+    ),
+    _variant(
+        "tute_cabron", "Tute cabrón", "Tute cabrón", table=3, partnerships=False,
+        deck=DECK_36, hand_size=12,
+        extra=("players", "loss_limit"),
+        aliases=("cabron", "tute_cabrón", "cabrón", "pierde_en_medio"),
+        summary="everyone for himself, no trump until a king and knight fall in one trick",
+        players=3,
+    ),
+]}
+
+_ALIASES: Final[dict[str, str]] = {}
+for _v in VARIANTS.values():
+    for _name in (_v.id, *_v.aliases):
+        _ALIASES[_name] = _v.id
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.strip().lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return text.replace("-", "_").replace(" ", "_")
+
+
+for _name, _id in list(_ALIASES.items()):
+    _ALIASES.setdefault(_fold(_name), _id)
+
+
+def find_variant(name: str | Variant) -> Variant:
+    """The variant with this id or alias (any case, accents optional).
+
+    >>> find_variant("Guiñote").id, find_variant("habanero").id
+    ('guinote', 'tute_2p_habanero')
+    """
+    if isinstance(name, Variant):
+        return name
+    if not isinstance(name, str):
+        raise UnknownVariantError(f"invalid variant {name!r}: expected a variant id")
+    vid = _ALIASES.get(name) or _ALIASES.get(_fold(name))
+    if vid is None:
+        raise UnknownVariantError(
+            f"unknown variant {name!r}; valid variants: " + ", ".join(VARIANTS)
+        )
+    return VARIANTS[vid]
