@@ -2,6 +2,9 @@
 
 State is a handful of ints and tuples (hands are 40-bit masks) so that ``copy``, ``undo`` and
 random playouts are cheap. Every action is validated with a reason and leaves frozen events.
+
+Playable now: Tute por parejas (§2) and the stock games — two-player Tute habanero and
+corriente (§3), Guiñote for four and for two (§6, §3.7).
 """
 
 from __future__ import annotations
@@ -10,17 +13,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import PASS, Action, Pass, parse_action
-from .cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Suit, cards_of, parse_card
+from .actions import PASS, Action, Exchange, Pass, parse_action
+from .cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Suit, cards_of, parse_card, parse_suit
 from .errors import IllegalActionError, InvalidNotationError, TuteError
-from .events import CardPlayed, DealEnded, Declared, Event, Passed, TrickTaken
+from .events import (
+    CardPlayed,
+    DealEnded,
+    Declared,
+    Drew,
+    Event,
+    Exchanged,
+    Passed,
+    TrickTaken,
+)
 from .rules import (
     Declaration,
     available_declarations,
     declaration_cards,
+    exchange_card,
+    exchange_refusal,
     explain_plays,
 )
-from .scoring import LAST_TRICK_BONUS, score_partnership
+from .scoring import (
+    LAST_TRICK_BONUS,
+    TARGET,
+    score_partnership,
+    score_per_deal_2p,
+    target_winner,
+)
 from .shuffle import MAX_SEED, derive_seed, new_seed, shuffled
 from .variants import Options, Variant, find_variant
 
@@ -32,6 +52,10 @@ _SUIT_CARDS: Final = tuple(
 )
 
 _PLAY, _POLL, _OVER = 0, 1, 2
+# What a polled seat is asked: to exchange (and, with cante_before_draw, declare) before the
+# draw; to declare as the trick winner's partner; to show a tute held from the deal.
+_EXCHANGE, _CANTE, _TUTE = "exchange", "cante", "tute"
+_DEALER_SEED_INDEX: Final = 1_000_003
 
 
 @dataclass(frozen=True)
@@ -50,7 +74,12 @@ class TrickRecord:
 
 @dataclass(frozen=True)
 class DealResult:
-    """The score of a finished deal; every tuple is indexed by side."""
+    """The score of a finished deal; every tuple is indexed by side.
+
+    ``winner`` is the side that won the deal (parejas, per-deal scoring) or the game/partida
+    (the 101 games); ``None`` with ``vueltas`` means nobody reached 101 and a deal *de
+    vueltas* follows with ``running`` carried over.
+    """
 
     totals: tuple[int, ...]
     card_points: tuple[int, ...]
@@ -58,12 +87,14 @@ class DealResult:
     last_trick: tuple[bool, ...]
     winner: int | None
     games: tuple[int, ...]
-    reason: str = "tricks"  # "tricks" | "tute"
+    reason: str = "tricks"  # "tricks" | "tute" | "vueltas"
     replay: bool = False
     match_won: bool = False
+    running: tuple[int, ...] | None = None  # totals including the carried ones (101 games)
+    vueltas: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "totals": list(self.totals),
             "card_points": list(self.card_points),
             "cantes": [list(c) for c in self.cantes],
@@ -74,6 +105,10 @@ class DealResult:
             "replay": self.replay,
             "match_won": self.match_won,
         }
+        if self.running is not None:
+            out["running"] = list(self.running)
+            out["vueltas"] = self.vueltas
+        return out
 
 
 @dataclass(frozen=True)
@@ -89,7 +124,7 @@ class SeatView:
     mano: int
     trump: Suit | None
     trump_card: Card | None
-    trump_card_with_dealer: bool  # the turned card is still in the dealer's hand
+    trump_card_with_dealer: bool  # parejas: the turned card is still in the dealer's hand
     hand: CardSet
     hand_sizes: tuple[int, ...]
     trick: tuple[tuple[int, Card], ...]
@@ -100,11 +135,17 @@ class SeatView:
     to_move: int | None
     legal_actions: tuple[Action, ...]
     result: DealResult | None
+    upcard: Card | None = None  # stock games: the face-up card while it lies under the stock
+    stock_count: int = 0  # cards left in the stock, the upcard included
+    exchanges: tuple[tuple[int, Card, Card], ...] = ()  # (seat, given, taken)
+    known: tuple[CardSet, ...] = ()  # per seat: cards publicly known to be in that hand
+    carry: tuple[int, ...] | None = None  # de vueltas: totals carried from the last deal
 
     @property
     def unseen(self) -> CardSet:
-        """Cards this seat has not seen: neither in its hand nor played."""
-        return ~(self.hand | self.played)
+        """Cards this seat has not seen: neither in its hand nor played nor face up."""
+        up = CardSet() if self.upcard is None else CardSet([self.upcard])
+        return ~(self.hand | self.played | up)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,8 +157,11 @@ class SeatView:
             "trump": None if self.trump is None else self.trump.letter,
             "trump_card": None if self.trump_card is None else str(self.trump_card),
             "trump_card_with_dealer": self.trump_card_with_dealer,
+            "upcard": None if self.upcard is None else str(self.upcard),
+            "stock_count": self.stock_count,
             "hand": self.hand.to_list(),
             "hand_sizes": list(self.hand_sizes),
+            "known": [k.to_list() for k in self.known],
             "trick": [[s, str(c)] for s, c in self.trick],
             "tricks": [
                 {"number": t.number, "leader": t.leader, "cards": [str(c) for c in t.cards],
@@ -125,7 +169,9 @@ class SeatView:
                 for t in self.tricks
             ],
             "cantes": [[s, str(d), p] for s, d, p in self.cantes],
+            "exchanges": [[s, str(g), str(t)] for s, g, t in self.exchanges],
             "card_points": list(self.card_points),
+            "carry": None if self.carry is None else list(self.carry),
             "to_move": self.to_move,
             "legal_actions": [str(a) for a in self.legal_actions],
             "result": None if self.result is None else self.result.to_json(),
@@ -133,11 +179,11 @@ class SeatView:
 
 
 class Deal:
-    """A deal of a trick-taking game of the Tute family (now: Tute por parejas).
+    """A deal of a game of the Tute family.
 
     >>> deal = Deal.new("tute_parejas", seed=7, dealer=3)
     >>> deal.to_move, deal.trump_card
-    (0, Card('Cc'))
+    (0, Card('2e'))
     >>> while not deal.is_over():
     ...     _ = deal.apply(deal.legal_actions()[0])
     >>> sum(deal.result().card_points)
@@ -145,13 +191,19 @@ class Deal:
     """
 
     __slots__ = (
-        "_actions", "_best", "_best_seat", "_cantes", "_completed", "_events", "_hands",
-        "_initial_hands", "_leader", "_legal_cache", "_n", "_phase", "_points", "_result",
-        "_ruffed", "_side_first", "_side_forfeit", "_sides", "_sung", "_to_move", "_trick",
-        "_tricks_won", "_undo", "_window", "_window_declared", "_window_seats", "_forty_lost",
-        "dealer", "mano", "options", "order", "seed", "total_tricks", "trump", "trump_card",
-        "variant", "_exempt", "_undertrump", "_head_after_ruff", "_higher", "_points_table",
-        "_dealt_tute",
+        # fixed for the deal
+        "variant", "options", "order", "seed", "dealer", "mano", "trump", "trump_card",
+        "total_tricks", "carry", "_n", "_sides", "_partners", "_exempt", "_undertrump",
+        "_head_after_ruff", "_higher", "_points_table", "_stock_game", "_initial_hands",
+        "_initial_stock", "_initial_upcard",
+        # changing state (saved for undo)
+        "_hands", "_trick", "_leader", "_to_move", "_best", "_best_seat", "_ruffed", "_points",
+        "_tricks_won", "_completed", "_cantes", "_sung", "_forty_lost", "_window",
+        "_window_seats", "_window_declared", "_side_first", "_side_forfeit", "_phase",
+        "_result", "_queue", "_draw_pending", "_stock", "_upcard", "_known", "_exchanges",
+        "_played",
+        # bookkeeping
+        "_actions", "_events", "_undo", "_legal_cache",
     )
 
     # ---------------------------------------------------------------- construction
@@ -166,11 +218,19 @@ class Deal:
         *,
         hands: Sequence[Sequence[str | Card]] | None = None,
         trump_card: str | Card | None = None,
+        trump: str | Suit | None = None,
+        upcard: str | Card | None = None,
+        stock: Sequence[str | Card] | None = None,
+        carry: Sequence[int] | None = None,
     ) -> Deal:
         """A new deal, shuffled from ``seed`` or laid out explicitly with ``hands``.
 
-        ``dealer`` defaults to one drawn from the seed. Hands are listed by seat; in Tute por
-        parejas ``trump_card`` must be one of the dealer's cards (default: the dealer's last).
+        ``dealer`` defaults to one drawn from the seed. Hands are listed by seat.
+        Tute por parejas: ``trump_card`` must be one of the dealer's cards (default: the
+        dealer's last); ``trump`` alone (a suit, no card turned) serves the
+        ``two_of_oros_mano`` first deal. Stock games: ``upcard`` and ``stock`` (face down,
+        top first, without the upcard). ``carry`` makes this a deal *de vueltas* with the
+        totals of the previous deal carried over.
         """
         var = find_variant(variant)
         var.require_playable()
@@ -183,32 +243,60 @@ class Deal:
         if hands is None and seed is None:
             seed = new_seed()
         if dealer is None:
-            dealer = derive_seed(seed or 0, 1_000_003) % n
+            dealer = derive_seed(seed or 0, _DEALER_SEED_INDEX) % n
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise TuteError(f"invalid dealer {dealer!r}: expected a seat 0..{n - 1}")
         mano = (dealer + 1) % n
+        size = opts.hand_size if var.stock else var.hand_size
+        deal = cls._blank(var, opts, n, dealer, mano, seed)
+        if carry is not None:
+            if not var.stock or opts.scoring_2p != "target_101":
+                raise TuteError(f"carry (de vueltas) does not apply to {var.id}")
+            if len(carry) != deal._sides or any(
+                isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in carry
+            ):
+                raise TuteError(f"invalid carry {carry!r}: one non-negative total per side")
+            deal.carry = tuple(carry)
         if hands is None:
+            if any(x is not None for x in (trump_card, trump, upcard, stock)):
+                raise TuteError("trump_card, trump, upcard and stock go with explicit hands")
             assert seed is not None
             order = shuffled(seed, [c.index for c in ALL_CARDS if c.mask & var.deck])
-            masks, last = _deal_out(order, n, mano, opts.deal_packet, var.hand_size)
-            if trump_card is not None:
-                raise TuteError("trump_card can only be given together with explicit hands")
-            tc = last
+            masks = _deal_out(order, n, mano, opts.deal_packet, size)
+            if var.stock:
+                up = order[n * size]
+                rest = order[n * size + 1:]
+                deal._set_stock(up, rest)
+            else:
+                deal._set_trump_card(order[n * size - 1])
         else:
-            masks = _check_hands(hands, n, var)
-            tc_card = parse_card(hands[dealer][-1])
-            if trump_card is not None:
-                tc_card = parse_card(trump_card)
-                if not tc_card.mask & masks[dealer]:
-                    raise TuteError(
-                        f"invalid trump_card {str(tc_card)!r}: not in the dealer's hand "
-                        f"(seat {dealer})"
-                    )
-            assert tc_card is not None
-            tc = tc_card.index
-        deal = cls._blank(var, opts, n, dealer, mano, seed)
-        deal.trump_card = ALL_CARDS[tc]
-        deal.trump = Suit(tc // 10)
+            masks = _check_hands(hands, n, var, size)
+            if var.stock:
+                if trump_card is not None or trump is not None:
+                    raise TuteError(f"{var.id} turns an upcard: give 'upcard', not trump_card")
+                if upcard is None or stock is None:
+                    raise TuteError(f"explicit {var.id} deals need 'upcard' and 'stock'")
+                up = parse_card(upcard).index
+                rest = [parse_card(c).index for c in stock]
+                _check_pack(masks, [up, *rest], var)
+                deal._set_stock(up, rest)
+            else:
+                if upcard is not None or stock is not None:
+                    raise TuteError(f"{var.id} has no stock: 'upcard' and 'stock' do not apply")
+                if trump is not None and trump_card is None:
+                    deal.trump_card = None
+                    deal.trump = parse_suit(trump)
+                else:
+                    tc = parse_card(trump_card if trump_card is not None else hands[dealer][-1])
+                    if not tc.mask & masks[dealer]:
+                        raise TuteError(
+                            f"invalid trump_card {str(tc)!r}: not in the dealer's hand "
+                            f"(seat {dealer})"
+                        )
+                    if trump is not None and parse_suit(trump) != tc.suit:
+                        raise TuteError(f"invalid trump {trump!r}: the trump card {tc} "
+                                        "fixes the suit")
+                    deal._set_trump_card(tc.index)
         deal._hands = tuple(masks)
         deal._initial_hands = deal._hands
         deal._start()
@@ -223,16 +311,35 @@ class Deal:
         deal.order = var.order
         deal._n = n
         deal._sides = var.sides(opts)
+        deal._partners = var.partnerships
         deal.dealer = dealer
         deal.mano = mano
         deal.seed = seed
+        deal.carry = None
         deal.total_tricks = var.deck.bit_count() // n
-        deal._exempt = opts.partner_exemption
+        deal._exempt = opts.partner_exemption and var.partnerships
         deal._undertrump = opts.must_undertrump
         deal._head_after_ruff = opts.must_head_after_ruff
         deal._higher = var.order.higher
         deal._points_table = var.order.points
+        deal._stock_game = var.stock
+        deal._stock = ()
+        deal._upcard = -1
+        deal._initial_stock = ()
+        deal._initial_upcard = -1
+        deal.trump_card = None
+        deal.trump = None
         return deal
+
+    def _set_trump_card(self, index: int) -> None:
+        self.trump_card = ALL_CARDS[index]
+        self.trump = Suit(index // 10)
+
+    def _set_stock(self, up: int, rest: Sequence[int]) -> None:
+        self.trump = Suit(up // 10)
+        self.trump_card = ALL_CARDS[up]
+        self._upcard = self._initial_upcard = up
+        self._stock = self._initial_stock = (*rest, up)  # the upcard is drawn last
 
     def _start(self) -> None:
         n = self._n
@@ -255,22 +362,33 @@ class Deal:
         self._side_forfeit = 0
         self._phase = _PLAY
         self._result = None
+        self._queue = ()
+        self._draw_pending = False
+        self._exchanges = ()
+        self._played = 0
+        known = [0] * n
+        if not self._stock_game and self.trump_card is not None:
+            known[self.dealer] = self.trump_card.mask  # turned for all to see
+        self._known = tuple(known)
         self._actions = []
         self._events = []
         self._undo = []
         self._legal_cache = -1
-        self._dealt_tute = False
         opts = self.options
+        queue: list[tuple[int, str]] = []
         if opts.tute_dealt_wins_immediately and opts.tute_enabled:
             for k in range(n):
                 seat = (self.mano + k) % n
-                if self._decls(seat):
-                    self._window = self._window_seats = 1 << seat
-                    self._dealt_tute = True
-                    if seat != self.mano:
-                        self._phase = _POLL
-                        self._to_move = seat
-                    break
+                if any(d.is_tute for d in self._available(seat)):
+                    queue.append((seat, _TUTE))
+        if self._stock_game and opts.exchange_timing == "start_and_after_win" and (
+            self._exchange_public()
+        ):
+            queue.extend(((self.mano + k) % n, _EXCHANGE) for k in range(n))
+        if queue:
+            self._queue = tuple(queue)
+            self._phase = _POLL
+            self._to_move = queue[0][0]
 
     # ---------------------------------------------------------------- public state
 
@@ -297,6 +415,30 @@ class Deal:
         return tuple(CardSet(h) for h in self._initial_hands)
 
     @property
+    def initial_stock(self) -> tuple[Card, ...]:
+        """Stock games: the face-down stock as dealt, top first, without the upcard."""
+        return tuple(ALL_CARDS[c] for c in self._initial_stock[:-1])
+
+    @property
+    def initial_upcard(self) -> Card | None:
+        return None if self._initial_upcard < 0 else ALL_CARDS[self._initial_upcard]
+
+    @property
+    def upcard(self) -> Card | None:
+        """The face-up card under the stock, while it is there (stock games)."""
+        return ALL_CARDS[self._upcard] if self._stock else None
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock, the upcard included."""
+        return len(self._stock)
+
+    @property
+    def in_stock_phase(self) -> bool:
+        """True while the trick being played (or the next one) is a stock-phase trick."""
+        return bool(self._stock)
+
+    @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         n, lead = self._n, self._leader
         return tuple(((lead + i) % n, ALL_CARDS[c]) for i, c in enumerate(self._trick))
@@ -318,6 +460,10 @@ class Deal:
         return self._cantes
 
     @property
+    def exchanges(self) -> tuple[tuple[int, Card, Card], ...]:
+        return tuple((s, ALL_CARDS[g], ALL_CARDS[t]) for s, g, t in self._exchanges)
+
+    @property
     def card_points(self) -> tuple[int, ...]:
         return self._points
 
@@ -329,8 +475,18 @@ class Deal:
     def events(self) -> tuple[Event, ...]:
         return tuple(self._events)
 
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The event log as ``seat`` sees it (``None``: a spectator): other seats' draws of
+        face-down cards are hidden (their ``card`` is ``None``)."""
+        out: list[Event] = []
+        for e in self._events:
+            if isinstance(e, Drew) and not e.public and e.seat != seat:
+                e = e._replace(card=None)
+            out.append(e)
+        return out
+
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self._sides == 2 and self._n == 4 else seat
+        return seat % 2 if self._partners else seat
 
     def _seat_arg(self, seat: int) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
@@ -340,7 +496,7 @@ class Deal:
     # ---------------------------------------------------------------- legality
 
     def _legal_cards(self) -> int:
-        """Mask of the cards the player to move may play (§1.4, obligated play)."""
+        """Mask of the cards the player to move may play (§1.4)."""
         if self._legal_cache >= 0:
             return self._legal_cache
         seat = self._to_move
@@ -348,11 +504,20 @@ class Deal:
         trick = self._trick
         if not trick:
             mask = hand
+        elif self._stock and self.options.stock_phase_rule != "full":
+            rule = self.options.stock_phase_rule
+            led = hand & SUIT_MASKS[trick[0] // 10]
+            if rule == "free":
+                mask = hand
+            elif rule == "follow_suit":
+                mask = led or hand
+            else:  # follow_trump_lead
+                mask = (led or hand) if trick[0] // 10 == self.trump else hand
         else:
             lead = trick[0] // 10
             led = hand & SUIT_MASKS[lead]
             best = self._best
-            exempt = self._exempt and (self._best_seat - seat) % 2 == 0 and self._sides == 2
+            exempt = self._exempt and (self._best_seat - seat) % 2 == 0
             if led:
                 if exempt:
                     mask = led
@@ -377,19 +542,59 @@ class Deal:
         self._legal_cache = mask
         return mask
 
-    def _decls(self, seat: int) -> list[Declaration]:
+    def _available(self, seat: int) -> list[Declaration]:
         o = self.options
-        decls = available_declarations(
+        return available_declarations(
             self._hands[seat], self.trump, self.order, sung_suits=self._sung,
             forty_forfeited=bool(self._forty_lost >> seat & 1), forty_first=o.forty_first,
             tute_enabled=o.tute_enabled,
         )
-        if self._dealt_tute:
-            return [d for d in decls if d.is_tute]
-        return decls
+
+    def _decls(self, seat: int) -> list[Declaration]:
+        """Declarations ``seat`` may make right now."""
+        if self._phase == _POLL and self._queue and self._queue[0][1] == _TUTE:
+            return [d for d in self._available(seat) if d.is_tute]
+        if not self._window >> seat & 1:
+            return []
+        return self._available(seat)
+
+    def _exchange_target(self) -> int | None:
+        if not self._stock or self.trump is None:
+            return None
+        o = self.options
+        return exchange_card(self._upcard, self.trump, two_enabled=o.exchange_two_enabled,
+                             two_takes_four=o.two_exchanges_four)
+
+    def _exchange_public(self) -> bool:
+        """Could anybody exchange now, judging by public information only? (Asking a seat
+        only when it holds the 7 would tell the table that it does.)"""
+        target = self._exchange_target()
+        return (
+            target is not None and not self._played >> target & 1
+            and (len(self._stock) > self._n or self.options.exchange_last_round_allowed)
+        )
+
+    def _exchanges_for(self, seat: int) -> list[Action]:
+        target = self._exchange_target()
+        if target is None or not self._hands[seat] >> target & 1:
+            return []
+        if len(self._stock) <= self._n and not self.options.exchange_last_round_allowed:
+            return []
+        return [Exchange(ALL_CARDS[target])]
+
+    def _may_exchange_on_turn(self, seat: int) -> bool:
+        """own_turn_any (and Guiñote's any_trick_won): exchange on one's own turn."""
+        if not self._stock_game or not self._stock:
+            return False
+        o = self.options
+        if o.exchange_timing == "own_turn_any":
+            return True
+        return (o.exchange_side_requirement == "any_trick_won" and self._partners
+                and bool(self._side_first >> self.side_of(seat) & 1))
 
     def legal_actions(self) -> list[Action]:
-        """The actions the player to move may take (cards in display order); [] when over."""
+        """The actions the player to move may take: exchanges and declarations first, then
+        cards in display order; ``[]`` when the deal is over."""
         phase = self._phase
         if phase == _PLAY:
             mask = self._legal_cards()
@@ -398,13 +603,18 @@ class Deal:
                 part = (mask >> (10 * s)) & 0x3FF
                 if part:
                     acts.extend(_SUIT_CARDS[s][part])
-            if self._window >> self._to_move & 1:
-                decls: list[Action] = list(self._decls(self._to_move))
+            seat = self._to_move
+            if self._window >> seat & 1:
+                decls: list[Action] = list(self._available(seat))
                 if decls:
-                    return decls + acts
+                    acts = decls + acts
+            if self._stock_game and self._may_exchange_on_turn(seat):
+                acts = self._exchanges_for(seat) + acts
             return acts
         if phase == _POLL:
-            return [*self._decls(self._to_move), PASS]
+            seat, kind = self._queue[0]
+            extra: list[Action] = self._exchanges_for(seat) if kind == _EXCHANGE else []
+            return [*extra, *self._decls(seat), PASS]
         return []
 
     def why_illegal(self, action: str | Action) -> str | None:
@@ -416,37 +626,49 @@ class Deal:
         if self._phase == _OVER:
             return "the deal is over"
         seat = self._to_move
+        if act in self.legal_actions():
+            return None
         if isinstance(act, Card):
             if self._phase == _POLL:
-                return (f"seat {seat} may only declare or pass now"
-                        + (" (a tute held from the deal)" if self._dealt_tute else ""))
+                return f"seat {seat} must first {self._poll_question()}"
             if not act.mask & self._hands[seat]:
                 return f"{act} is not in seat {seat}'s hand"
-            if act.mask & self._legal_cards():
-                return None
+            stock_phase = bool(self._stock) and self.options.stock_phase_rule != "full"
             _, why = explain_plays(
                 self._hands[seat], self._trick, self.trump, self.order,
-                partner_winning=bool(self._trick) and self._sides == 2 and self._n == 4
+                phase="stock" if stock_phase else "obligated",
+                stock_phase_rule=self.options.stock_phase_rule,
+                partner_winning=bool(self._trick) and self._partners
                 and (self._best_seat - seat) % 2 == 0,
                 partner_exemption=self._exempt, must_undertrump=self._undertrump,
                 must_head_after_ruff=self._head_after_ruff,
             )
             return why.get(act.index, "not a legal card now")
         if isinstance(act, Declaration):
-            if not self._window >> seat & 1:
-                if self._trick:
-                    return "declarations are only possible before the next trick is led"
-                if not self._completed:
-                    return "a declaration needs a won trick first"
-                return f"seat {seat} may not declare now"
-            if act in self._decls(seat):
-                return None
             return self._why_not_declare(seat, act)
+        if isinstance(act, Exchange):
+            return self._why_not_exchange(seat, act)
         if isinstance(act, Pass):
-            return None if self._phase == _POLL else "there is nothing to pass on now"
+            return "there is nothing to pass on now: play a card"
         return "unknown action"
 
+    def _poll_question(self) -> str:
+        kind = self._queue[0][1]
+        if kind == _EXCHANGE:
+            return "exchange the upcard or pass (before the draw)"
+        if kind == _TUTE:
+            return "show the tute held from the deal or pass"
+        return "declare or pass"
+
     def _why_not_declare(self, seat: int, decl: Declaration) -> str:
+        if not self._decls(seat) and not self._window >> seat & 1:
+            if self._trick:
+                return "declarations are only possible before the next trick is led"
+            if not self._completed:
+                return "a declaration needs a won trick first"
+            if self._stock_game and not self._stock and self.variant.family == "tute":
+                return "no declarations once the stock is exhausted (arrastre)"
+            return f"seat {seat} may not declare now"
         hand = self._hands[seat]
         cards = declaration_cards(decl, self.trump, self.order)
         if decl.is_tute and not self.options.tute_enabled:
@@ -463,6 +685,25 @@ class Deal:
             return "the 40 must be declared before any 20"
         return f"{decl} is not available now"
 
+    def _why_not_exchange(self, seat: int, act: Exchange) -> str:
+        if not self._stock_game:
+            return f"there is no upcard to exchange in {self.variant.id}"
+        if not self._stock:
+            return "the stock is exhausted: no upcard to exchange"
+        if not act.card.mask & self._hands[seat]:
+            return f"{act.card} is not in seat {seat}'s hand"
+        o = self.options
+        why = exchange_refusal(
+            act.card.index, self._upcard, len(self._stock), self._n,
+            two_enabled=o.exchange_two_enabled, two_takes_four=o.two_exchanges_four,
+            last_round_allowed=o.exchange_last_round_allowed,
+        )
+        if why:
+            return why
+        if o.exchange_timing == "after_winning_before_draw":
+            return "only the side that has just won a trick may exchange, before the draw"
+        return "an exchange is not possible at this moment"
+
     # ---------------------------------------------------------------- applying actions
 
     def apply(self, action: str | Action) -> Action:
@@ -476,22 +717,24 @@ class Deal:
                 act = parse_action(action)
             except InvalidNotationError as exc:
                 raise IllegalActionError(str(exc), action=str(action)) from None
-        phase = self._phase
-        if act.__class__ is Card and phase == _PLAY:
+        if act.__class__ is Card and self._phase == _PLAY:
             seat = self._to_move
             if not act.mask & self._legal_cards():  # type: ignore[union-attr]
                 self._refuse(act)
             self._save()
             self._play(seat, act.index)  # type: ignore[union-attr]
             return act
-        reason = self.why_illegal(act)
-        if reason is not None:
-            self._refuse(act, reason)
+        if self._phase == _OVER or act not in self.legal_actions():
+            self._refuse(act)
         self._save()
+        self._legal_cache = -1
+        seat = self._to_move
         if isinstance(act, Declaration):
-            self._declare(self._to_move, act)
+            self._declare(seat, act)
+        elif isinstance(act, Exchange):
+            self._exchange(seat, act)
         else:
-            self._pass(self._to_move)
+            self._pass(seat)
         return act
 
     def _refuse(self, act: Action, reason: str | None = None) -> None:
@@ -507,7 +750,8 @@ class Deal:
             self._ruffed, self._points, self._tricks_won, self._completed, self._cantes,
             self._sung, self._forty_lost, self._window, self._window_seats,
             self._window_declared, self._side_first, self._side_forfeit, self._phase,
-            self._result, self._dealt_tute, len(self._events),
+            self._result, self._queue, self._draw_pending, self._stock, self._upcard,
+            self._known, self._exchanges, self._played, len(self._events),
         ))
 
     def undo(self) -> Action:
@@ -518,7 +762,8 @@ class Deal:
          self._ruffed, self._points, self._tricks_won, self._completed, self._cantes,
          self._sung, self._forty_lost, self._window, self._window_seats,
          self._window_declared, self._side_first, self._side_forfeit, self._phase,
-         self._result, self._dealt_tute, n_events) = self._undo.pop()
+         self._result, self._queue, self._draw_pending, self._stock, self._upcard,
+         self._known, self._exchanges, self._played, n_events) = self._undo.pop()
         del self._events[n_events:]
         self._legal_cache = -1
         act: Action = self._actions.pop()
@@ -527,10 +772,15 @@ class Deal:
     def _play(self, seat: int, idx: int) -> None:
         self._legal_cache = -1
         self._actions.append(ALL_CARDS[idx])
-        if not self._trick:
+        bit = 1 << idx
+        if not self._trick and self._window_seats:
             self._close_window()
         hands = self._hands
-        self._hands = (*hands[:seat], hands[seat] ^ (1 << idx), *hands[seat + 1:])
+        self._hands = (*hands[:seat], hands[seat] ^ bit, *hands[seat + 1:])
+        self._played |= bit
+        if self._known[seat] & bit:
+            known = self._known
+            self._known = (*known[:seat], known[seat] ^ bit, *known[seat + 1:])
         trick = (*self._trick, idx)
         self._trick = trick
         if len(trick) == 1:
@@ -552,14 +802,15 @@ class Deal:
         if len(trick) < n:
             self._to_move = (seat + 1) % n
             return
-        # trick complete
+        self._end_trick(trick)
+
+    def _end_trick(self, trick: tuple[int, ...]) -> None:
         winner = self._best_seat
         pts = 0
         table = self._points_table
         for c in trick:
             pts += table[c]
         number = len(self._completed) + 1
-        last = number == self.total_tricks
         side = self.side_of(winner)
         points = list(self._points)
         points[side] += pts
@@ -573,24 +824,115 @@ class Deal:
         self._trick = ()
         self._leader = winner
         self._to_move = winner
-        if last:
+        first_win = not self._side_first >> side & 1
+        self._side_first |= 1 << side
+        if number == self.total_tricks:
             self._finish("tricks", None)
+            return
+        if self._vueltas_reached(side):
+            return
+        if self._stock:
+            self._after_stock_trick(winner)
         else:
-            self._open_window(winner)
+            self._open_window(winner, first_win)
+
+    # ---------------------------------------------------------------- stock games
+
+    def _after_stock_trick(self, winner: int) -> None:
+        """Exchange poll (and, with cante_before_draw, the declaration window), then draw."""
+        o = self.options
+        queue: list[tuple[int, str]] = []
+        if o.exchange_timing != "own_turn_any" and self._exchange_public():
+            queue.extend((s, _EXCHANGE) for s in self._seats_of_side_from(winner))
+        if o.cante_before_draw and not self._partners:
+            self._window = self._window_seats = 1 << winner
+            self._window_declared = False
+            if not queue:
+                queue.append((winner, _EXCHANGE))
+        self._draw_pending = True
+        if queue:
+            self._queue = tuple(queue)
+            self._phase = _POLL
+            self._to_move = queue[0][0]
+        else:
+            self._draw()
+
+    def _seats_of_side_from(self, winner: int) -> list[int]:
+        if self._partners:
+            return [winner, (winner + 2) % self._n]
+        return [winner]
+
+    def _draw(self) -> None:
+        """Winner first, then in playing order; the upcard is the last card drawn."""
+        self._draw_pending = False
+        self._window = self._window_seats = 0
+        winner = self._leader
+        n = self._n
+        stock = self._stock
+        hands = list(self._hands)
+        known = list(self._known)
+        for k in range(n):
+            seat = (winner + k) % n
+            card = stock[k]
+            hands[seat] |= 1 << card
+            public = k == len(stock) - 1
+            if public:
+                known[seat] |= 1 << card
+            self._events.append(Drew(seat, ALL_CARDS[card], public))
+        self._hands = tuple(hands)
+        self._known = tuple(known)
+        self._stock = stock[n:]
+        self._to_move = winner
+        self._phase = _PLAY
+        o = self.options
+        if self.variant.family == "guinote":
+            self._open_window(winner, self._first_win_of(winner))
+        elif self._stock and not o.cante_before_draw:
+            self._open_window(winner, self._first_win_of(winner))
+
+    def _first_win_of(self, winner: int) -> bool:
+        side = self.side_of(winner)
+        return sum(1 for t in self._completed if self.side_of(t[2]) == side) == 1
+
+    def _exchange(self, seat: int, act: Exchange) -> None:
+        give = act.card.index
+        take = self._upcard
+        hands = self._hands
+        self._hands = (*hands[:seat], (hands[seat] & ~(1 << give)) | (1 << take),
+                       *hands[seat + 1:])
+        known = self._known
+        self._known = (*known[:seat], (known[seat] & ~(1 << give)) | (1 << take),
+                       *known[seat + 1:])
+        self._upcard = give
+        self._stock = (*self._stock[:-1], give)
+        self._exchanges = (*self._exchanges, (seat, give, take))
+        self._actions.append(act)
+        self._events.append(Exchanged(seat, act.card, ALL_CARDS[take]))
+        # the seat stays polled (a 2 may follow a 7 in the same window)
+
+    def _vueltas_reached(self, side: int) -> bool:
+        """De vueltas with vueltas_claim=auto: a side wins as soon as its running total
+        (carried total + this deal's card points and cantes) reaches 101."""
+        if self.carry is None or self.options.vueltas_claim != "auto":
+            return False
+        cantes = sum(p for s, _d, p in self._cantes if self.side_of(s) == side)
+        if self.carry[side] + self._points[side] + cantes >= TARGET:
+            self._finish("vueltas", side)
+            return True
+        return False
+
+    # ---------------------------------------------------------------- declarations
 
     def _entitled(self, winner: int) -> int:
-        by = self.options.cante_by
-        if by == "trick_winner" or self._sides != 2 or self._n != 4:
+        if self.options.cante_by == "trick_winner" or not self._partners:
             return 1 << winner
-        return (1 << winner) | (1 << ((winner + 2) % 4))
+        return (1 << winner) | (1 << ((winner + 2) % self._n))
 
-    def _open_window(self, winner: int) -> None:
+    def _open_window(self, winner: int, first_win: bool) -> None:
         side = self.side_of(winner)
-        first = not self._side_first >> side & 1
-        self._side_first |= 1 << side
         self._window_declared = False
         restriction = self.options.cante_restriction
-        if self._side_forfeit >> side & 1 or (restriction == "first_win_only" and not first):
+        if self._side_forfeit >> side & 1 or (restriction == "first_win_only" and not first_win):
             self._window = self._window_seats = 0
             return
         seats = self._entitled(winner)
@@ -599,7 +941,8 @@ class Deal:
         partner = seats & ~(1 << winner)
         if partner:
             p = partner.bit_length() - 1
-            if self._decls(p):
+            if self._available(p):
+                self._queue = ((p, _CANTE),)
                 self._phase = _POLL
                 self._to_move = p
             else:
@@ -608,14 +951,12 @@ class Deal:
     def _close_window(self) -> None:
         """The next trick is being led: apply the skipped-first-win forfeit and close."""
         if (
-            self._window_seats and not self._window_declared
+            not self._window_declared
             and self.options.cante_restriction == "forfeit_if_skipped_first"
             and self._completed
         ):
-            winner = self._completed[-1][2]
-            side = self.side_of(winner)
-            won_by_side = sum(1 for t in self._completed if self.side_of(t[2]) == side)
-            if won_by_side == 1:
+            side = self.side_of(self._completed[-1][2])
+            if self._first_win_of(self._completed[-1][2]):
                 hands = self._hands
                 seats = self._window_seats
                 if any(seats >> s & 1 and available_declarations(
@@ -625,12 +966,13 @@ class Deal:
                     self._side_forfeit |= 1 << side
         self._window = 0
         self._window_seats = 0
-        self._dealt_tute = False
 
     def _declare(self, seat: int, decl: Declaration) -> None:
-        self._legal_cache = -1
         self._actions.append(decl)
         cards = declaration_cards(decl, self.trump, self.order)
+        known = self._known
+        self._known = (*known[:seat], known[seat] | (cards & self._hands[seat]),
+                       *known[seat + 1:])
         if decl.is_tute:
             self._cantes = (*self._cantes, (seat, decl, 0))
             self._events.append(Declared(seat, decl, 0, cards_of(cards)))
@@ -640,7 +982,7 @@ class Deal:
         assert suit is not None
         if (
             decl.kind == "veinte" and self.options.forty_first == "forfeit"
-            and any(d.kind == "cuarenta" for d in self._decls(seat))
+            and any(d.kind == "cuarenta" for d in self._available(seat))
         ):
             self._forty_lost |= 1 << seat
         self._sung |= 1 << suit
@@ -648,63 +990,97 @@ class Deal:
         self._cantes = (*self._cantes, (seat, decl, pts))
         self._events.append(Declared(seat, decl, pts, cards_of(cards)))
         self._window_declared = True
-        self._after_speaking(seat, declared=True)
+        self._window &= ~(1 << seat)
+        if self.options.cante_by == "winning_side_one":
+            self._window = 0
+        if self._vueltas_reached(self.side_of(seat)):
+            return
+        if self._phase == _POLL and self._queue[0][1] != _EXCHANGE:
+            self._next_in_queue()
 
     def _pass(self, seat: int) -> None:
-        self._legal_cache = -1
         self._actions.append(PASS)
         self._events.append(Passed(seat))
-        self._after_speaking(seat, declared=False)
+        kind = self._queue[0][1]
+        if kind == _CANTE:
+            self._window &= ~(1 << seat)
+        self._next_in_queue()
 
-    def _after_speaking(self, seat: int, *, declared: bool) -> None:
-        self._window &= ~(1 << seat)
-        if declared and self.options.cante_by == "winning_side_one":
-            self._window = 0
-        if self._phase == _POLL:
-            self._phase = _PLAY
-            if self._dealt_tute:
-                self._window = self._window_seats = 0
-                self._dealt_tute = False
-                self._to_move = self.mano
-            else:
-                self._to_move = self._leader
+    def _next_in_queue(self) -> None:
+        queue = self._queue[1:]
+        self._queue = queue
+        if queue:
+            self._to_move = queue[0][0]
+            return
+        self._phase = _PLAY
+        if self._draw_pending:
+            self._draw()
+        else:
+            self._to_move = self._leader
 
-    def _finish(self, reason: str, tute_seat: int | None) -> None:
+    # ---------------------------------------------------------------- scoring
+
+    def _finish(self, reason: str, who: int | None) -> None:
+        """End the deal: ``who`` is the seat that sang a tute, or the side that reached 101
+        de vueltas."""
         self._phase = _OVER
+        self._queue = ()
         sides = self._sides
-        cantes = [[] for _ in range(sides)]  # type: list[list[int]]
+        cantes: list[list[int]] = [[] for _ in range(sides)]
         for s, _d, p in self._cantes:
             if p:
                 cantes[self.side_of(s)].append(p)
-        last = [False] * sides
         opts = self.options
+        target = self._stock_game and opts.scoring_2p == "target_101"
+        if opts.thirty_malas:  # Guiñote house rule: cantes count only with 30 card points
+            cantes = [c if self._points[i] >= 30 else [] for i, c in enumerate(cantes)]
+        last = [False] * sides
+        if reason == "tricks":
+            last[self.side_of(self._completed[-1][2])] = True
+        totals = tuple(
+            self._points[i] + sum(cantes[i]) + (LAST_TRICK_BONUS if last[i] else 0)
+            for i in range(sides)
+        )
+        carry = self.carry or (0,) * sides
+        running = tuple(c + t for c, t in zip(carry, totals, strict=True)) if target else None
+        games = [0] * sides
+        winner: int | None
+        replay = match_won = vueltas = False
         if reason == "tute":
-            assert tute_seat is not None
-            side = self.side_of(tute_seat)
-            totals = tuple(self._points[i] + sum(cantes[i]) for i in range(sides))
-            games = [0] * sides
-            games[side] = 2 if opts.tute_award == "two_games" else 1
-            result = DealResult(totals, self._points, tuple(map(tuple, cantes)), tuple(last),
-                                side, tuple(games), reason="tute",
-                                match_won=opts.tute_award in ("match", "partida"))
-            self._events.append(DealEnded("tute", side, games[side]))
+            assert who is not None
+            winner = self.side_of(who)
+            games[winner] = 2 if opts.tute_award == "two_games" else 1
+            match_won = opts.tute_award == "match" or (
+                opts.tute_award == "partida" and not target)
+        elif reason == "vueltas":
+            assert who is not None
+            winner = who
+            games[winner] = 1
+        elif target:
+            assert running is not None
+            last_side = last.index(True)
+            winner = target_winner(running, last_side, opts.both_over)
+            if winner is None:
+                vueltas = True
+            else:
+                games[winner] = 1
+        elif self._stock_game:  # scoring_2p == "per_deal"
+            out = score_per_deal_2p(totals, last.index(True), [bool(c) for c in cantes])
+            winner = out.winner
+            assert winner is not None
+            games[winner] = out.games
         else:
-            last_side = self.side_of(self._completed[-1][2])
-            last[last_side] = True
-            totals = tuple(
-                self._points[i] + sum(cantes[i]) + (LAST_TRICK_BONUS if last[i] else 0)
-                for i in range(sides)
-            )
+            last_side = last.index(True)
             out = score_partnership(totals, last_side, opts, mano_side=self.side_of(self.mano),
                                     sang=[bool(c) for c in cantes])
-            games = [0] * sides
-            if out.winner is not None:
-                games[out.winner] = out.games
-            result = DealResult(totals, self._points, tuple(map(tuple, cantes)), tuple(last),
-                                out.winner, tuple(games), replay=out.replay)
-            self._events.append(DealEnded("tricks", out.winner, out.games))
+            winner, replay = out.winner, out.replay
+            if winner is not None:
+                games[winner] = out.games
+        result = DealResult(totals, self._points, tuple(map(tuple, cantes)), tuple(last),
+                            winner, tuple(games), reason=reason, replay=replay,
+                            match_won=match_won, running=running, vueltas=vueltas)
+        self._events.append(DealEnded(reason, winner, 0 if winner is None else games[winner]))
         self._result = result
-        self._to_move = None  # type: ignore[assignment]
 
     # ---------------------------------------------------------------- results, views, copies
 
@@ -718,13 +1094,9 @@ class Deal:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: its own hand and everything public; nothing else."""
         seat = self._seat_arg(seat)
-        played = 0
-        for _lead, cards, _w, _p in self._completed:
-            for c in cards:
-                played |= 1 << c
-        for c in self._trick:
-            played |= 1 << c
         tc = self.trump_card
+        with_dealer = (not self._stock_game and tc is not None
+                       and bool(self._known[self.dealer] & tc.mask))
         return SeatView(
             variant=self.variant.id,
             options=self.options,
@@ -735,17 +1107,22 @@ class Deal:
             mano=self.mano,
             trump=self.trump,
             trump_card=tc,
-            trump_card_with_dealer=tc is not None and not tc.mask & played,
+            trump_card_with_dealer=with_dealer,
             hand=CardSet(self._hands[seat]),
             hand_sizes=tuple(h.bit_count() for h in self._hands),
             trick=self.trick,
             tricks=self.tricks,
             cantes=self._cantes,
             card_points=self._points,
-            played=CardSet(played),
+            played=CardSet(self._played),
             to_move=self.to_move,
             legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
             result=self._result,
+            upcard=self.upcard,
+            stock_count=len(self._stock),
+            exchanges=self.exchanges,
+            known=tuple(CardSet(k) for k in self._known),
+            carry=self.carry,
         )
 
     def copy(self) -> Deal:
@@ -777,9 +1154,8 @@ class Deal:
         return f"<Deal {self.variant.id} dealer={self.dealer} trump={self.trump_card} {state}>"
 
 
-def _deal_out(order: list[int], n: int, mano: int, packet: int,
-              hand_size: int) -> tuple[list[int], int]:
-    """Deal packets counter-clockwise from mano; returns the hands and the last card dealt."""
+def _deal_out(order: list[int], n: int, mano: int, packet: int, hand_size: int) -> list[int]:
+    """Deal packets counter-clockwise from mano."""
     masks = [0] * n
     pos = 0
     k = 0
@@ -791,10 +1167,11 @@ def _deal_out(order: list[int], n: int, mano: int, packet: int,
             masks[seat] |= 1 << c
         pos += take
         k += 1
-    return masks, order[total - 1]
+    return masks
 
 
-def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, var: Variant) -> list[int]:
+def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, var: Variant,
+                 size: int) -> list[int]:
     if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
         raise TuteError(f"invalid hands: expected a list of {n} hands, one per seat")
     masks: list[int] = []
@@ -811,10 +1188,23 @@ def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, var: Variant) ->
                 raise TuteError(f"invalid hands: card {card} is not in the {var.id} pack")
             seen |= card.mask
             mask |= card.mask
-        if mask.bit_count() != var.hand_size:
+        if mask.bit_count() != size:
             raise TuteError(
-                f"invalid hands: seat {seat} holds {mask.bit_count()} cards, "
-                f"expected {var.hand_size}"
+                f"invalid hands: seat {seat} holds {mask.bit_count()} cards, expected {size}"
             )
         masks.append(mask)
     return masks
+
+
+def _check_pack(masks: Sequence[int], rest: Sequence[int], var: Variant) -> None:
+    """Hands, upcard and stock must hold every card of the pack exactly once."""
+    seen = 0
+    for m in masks:
+        seen |= m
+    for c in rest:
+        if seen >> c & 1:
+            raise TuteError(f"invalid deal: card {ALL_CARDS[c]} appears twice")
+        seen |= 1 << c
+    if seen != var.deck:
+        missing = " ".join(str(c) for c in cards_of(var.deck & ~seen))
+        raise TuteError(f"invalid deal: cards missing from hands, upcard and stock: {missing}")

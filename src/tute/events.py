@@ -28,6 +28,22 @@ class Declared(NamedTuple):
     cards: tuple[Card, ...]  # shown to the table
 
 
+class Drew(NamedTuple):
+    """A card drawn from the stock; only the upcard (the last card) is drawn face up."""
+
+    seat: int
+    card: Card | None  # None in another seat's copy of the log (see Deal.events_for)
+    public: bool
+
+
+class Exchanged(NamedTuple):
+    """The 7 (or 2) of trumps given for the upcard; public."""
+
+    seat: int
+    given: Card
+    taken: Card
+
+
 class Passed(NamedTuple):
     seat: int
 
@@ -38,4 +54,4 @@ class DealEnded(NamedTuple):
     games: int
 
 
-Event = CardPlayed | TrickTaken | Declared | Passed | DealEnded
+Event = CardPlayed | TrickTaken | Declared | Drew | Exchanged | Passed | DealEnded

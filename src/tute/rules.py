@@ -312,3 +312,54 @@ def declaration_cards(decl: Declaration, trump: int | None, order: RankOrder = T
 def parse_cards(cards: Iterable[str | Card]) -> list[int]:
     """Card indices from notation, for callers that speak in strings."""
     return [parse_card(c).index for c in cards]
+
+
+# ---------------------------------------------------------------------------------------------
+# Exchanging the upcard (cambiar el siete / el dos, rules.md §3.4, §6.7)
+
+_SEVEN, _TWO, _FOUR = 4, 0, 1  # positions within a suit
+
+
+def exchange_card(
+    upcard: int, trump: int, *, two_enabled: bool = True, two_takes_four: bool = True
+) -> int | None:
+    """Index of the trump card that may take ``upcard``: the 7 takes A 3 R C S; the 2 takes
+    7 6 5 and (with ``two_takes_four``) 4. Nothing takes the 2."""
+    pos = upcard % 10
+    if pos > _SEVEN:
+        return 10 * trump + _SEVEN
+    if pos == _TWO or not two_enabled or (pos == _FOUR and not two_takes_four):
+        return None
+    return 10 * trump + _TWO
+
+
+def exchange_refusal(
+    give: int,
+    upcard: int,
+    stock_cards: int,
+    players: int,
+    *,
+    two_enabled: bool = True,
+    two_takes_four: bool = True,
+    last_round_allowed: bool = False,
+) -> str | None:
+    """None if ``give`` may take the upcard now, else why not (ignoring who and when)."""
+    trump = upcard // 10
+    target = exchange_card(upcard, trump, two_enabled=two_enabled,
+                           two_takes_four=two_takes_four)
+    up = ALL_CARDS[upcard]
+    if target is None:
+        if upcard % 10 == _TWO:
+            return f"nothing can take the {up}"
+        if not two_enabled:
+            return "exchanging with the 2 is not enabled"
+        return f"the 2 may not take a 4 here ({up})"
+    if give != target:
+        if give % 10 == _SEVEN and give // 10 == trump:
+            return f"the 7 only takes an A, 3, R, C or S; the upcard is {up}"
+        if give % 10 == _TWO and give // 10 == trump:
+            return f"the 2 only takes a 7, 6, 5 or 4; the upcard is {up}"
+        return f"only {ALL_CARDS[target]} may take the upcard {up}"
+    if stock_cards <= players and not last_round_allowed:
+        return "no exchange in the last draw round"
+    return None

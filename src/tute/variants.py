@@ -404,7 +404,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_2p_habanero", "Tute habanero", "Two-player Tute (habanero)", table=2,
-        partnerships=False, hand_size=8, stock=True,
+        partnerships=False, hand_size=8, stock=True, playable=True,
         extra=_STOCK + ("scoring_2p", "games_to_win"),
         aliases=("habanero", "tute_habanero", "tute_2p", "2p"),
         summary="2 players, 8 cards and a stock; a trump lead must be answered with a trump",
@@ -412,7 +412,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_2p_corriente", "Tute corriente (dos jugadores)", "Two-player Tute (corriente)",
-        table=2, partnerships=False, hand_size=6, stock=True,
+        table=2, partnerships=False, hand_size=6, stock=True, playable=True,
         extra=_STOCK + ("scoring_2p", "games_to_win"),
         aliases=("corriente", "tute_corriente"),
         summary="2 players, 6 cards and a stock; free play while the stock lasts",
@@ -439,7 +439,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
-        hand_size=6, stock=True,
+        hand_size=6, stock=True, playable=True,
         extra=_STOCK + ("partner_exemption", "exchange_side_requirement", "partidas_per_coto",
                         "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote", "guinote_4p", "guiñote_4p"),
@@ -449,7 +449,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
-        order=GUINOTE, hand_size=6, stock=True,
+        order=GUINOTE, hand_size=6, stock=True, playable=True,
         extra=_STOCK + ("exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
                         "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote_2p", "guinote_dos"),
