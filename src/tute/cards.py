@@ -148,7 +148,7 @@ ALL_CARDS: Final = _CARDS
 _CARD_BY_TEXT: Final = {str(c).lower(): c for c in _CARDS}
 
 
-def parse_suit(text: str) -> Suit:
+def parse_suit(text: str | Suit) -> Suit:
     """Parse a suit letter (``o c e b``) or Spanish name; raises :class:`InvalidNotationError`."""
     if isinstance(text, Suit):
         return text
@@ -263,6 +263,8 @@ class CardSet:
             if cards < 0 or cards > DECK_40:
                 raise InvalidNotationError(f"invalid card mask {cards}: must be 0..2**40-1")
             mask = cards
+        elif isinstance(cards, bool):
+            raise InvalidNotationError(f"invalid cards {cards!r}")
         else:
             mask = 0
             for c in cards:

@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import PASS, Action, Exchange, Pass, parse_action
-from .cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Suit, cards_of, parse_card, parse_suit
+from .cards import (
+    ALL_CARDS,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    RankOrder,
+    Suit,
+    cards_of,
+    parse_card,
+    parse_suit,
+)
 from .errors import IllegalActionError, InvalidNotationError, TuteError
 from .events import (
     CardPlayed,
@@ -205,6 +215,60 @@ class Deal:
         # bookkeeping
         "_actions", "_events", "_undo", "_legal_cache",
     )
+
+    variant: Variant
+    options: Options
+    order: RankOrder
+    seed: int | None
+    dealer: int
+    mano: int
+    trump: Suit | None
+    trump_card: Card | None
+    total_tricks: int
+    carry: tuple[int, ...] | None
+    _n: int
+    _sides: int
+    _partners: bool
+    _exempt: bool
+    _undertrump: bool
+    _head_after_ruff: bool
+    _higher: tuple[int, ...]
+    _points_table: tuple[int, ...]
+    _stock_game: bool
+    _initial_hands: tuple[int, ...]
+    _initial_stock: tuple[int, ...]
+    _initial_upcard: int
+    _hands: tuple[int, ...]
+    _trick: tuple[int, ...]
+    _leader: int
+    _to_move: int
+    _best: int
+    _best_seat: int
+    _ruffed: bool
+    _points: tuple[int, ...]
+    _tricks_won: tuple[int, ...]
+    _completed: tuple[tuple[int, tuple[int, ...], int, int], ...]
+    _cantes: tuple[tuple[int, Declaration, int], ...]
+    _sung: int
+    _forty_lost: int
+    _window: int
+    _window_seats: int
+    _window_declared: bool
+    _side_first: int
+    _side_forfeit: int
+    _phase: int
+    _result: DealResult | None
+    _queue: tuple[tuple[int, str], ...]
+    _draw_pending: bool
+    _stock: tuple[int, ...]
+    _upcard: int
+    _known: tuple[int, ...]
+    _exchanges: tuple[tuple[int, int, int], ...]
+    _played: int
+    _actions: list[Action]
+    _events: list[Event]
+    _undo: list[tuple[Any, ...]]
+    _legal_cache: int
 
     # ---------------------------------------------------------------- construction
 
@@ -711,7 +775,7 @@ class Deal:
         :class:`IllegalActionError` and leave the deal unchanged."""
         act: Action
         if action.__class__ is Card:
-            act = action  # type: ignore[assignment]
+            act = action
         else:
             try:
                 act = parse_action(action)
@@ -719,10 +783,10 @@ class Deal:
                 raise IllegalActionError(str(exc), action=str(action)) from None
         if act.__class__ is Card and self._phase == _PLAY:
             seat = self._to_move
-            if not act.mask & self._legal_cards():  # type: ignore[union-attr]
+            if not act.mask & self._legal_cards():
                 self._refuse(act)
             self._save()
-            self._play(seat, act.index)  # type: ignore[union-attr]
+            self._play(seat, act.index)
             return act
         if self._phase == _OVER or act not in self.legal_actions():
             self._refuse(act)
@@ -885,9 +949,7 @@ class Deal:
         self._to_move = winner
         self._phase = _PLAY
         o = self.options
-        if self.variant.family == "guinote":
-            self._open_window(winner, self._first_win_of(winner))
-        elif self._stock and not o.cante_before_draw:
+        if self.variant.family == "guinote" or (self._stock and not o.cante_before_draw):
             self._open_window(winner, self._first_win_of(winner))
 
     def _first_win_of(self, winner: int) -> bool:

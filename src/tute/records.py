@@ -105,9 +105,9 @@ def _field(record: Mapping[str, Any], name: str, kinds: type | tuple[type, ...],
     value = record[name]
     if value is None and not required:
         return default
-    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in (
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in (
         kinds if isinstance(kinds, tuple) else (kinds,)
-    ):
+    )):
         raise RecordError(f"invalid record: field {name!r} has the wrong type ({value!r})",
                           field=name)
     return value

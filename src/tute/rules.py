@@ -172,7 +172,7 @@ class Declaration:
     (its suit is the trump suit of the deal) and for a tute.
     """
 
-    __slots__ = ("kind", "suit", "_str")
+    __slots__ = ("_str", "kind", "suit")
     kind: str
     suit: Suit | None
     _str: str

@@ -87,22 +87,23 @@ class OptionSpec:
             return value
         # match
         if isinstance(value, str):  # "series:6" / "race:3"
-            mode, _, n = value.partition(":")
-            value = {"mode": mode, ("deals" if mode == "series" else "games"): n or 0}
+            text_mode, _, count = value.partition(":")
+            value = {"mode": text_mode,
+                     ("deals" if text_mode == "series" else "games"): count or 0}
         if not isinstance(value, Mapping):
             raise bad("expected an object")
         mode = value.get("mode")
         key = {"series": "deals", "race": "games"}.get(mode) if isinstance(mode, str) else None
-        if key is None:
+        if key is None or not isinstance(mode, str):
             raise bad("'mode' must be 'series' or 'race'")
         if set(value) - {"mode", key}:
             raise bad(f"unexpected keys {sorted(set(value) - {'mode', key})}")
-        n = value.get(key)
+        raw = value.get(key)
         try:
-            n = int(n)  # type: ignore[arg-type]
+            n = int(raw)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise bad(f"{key!r} must be a positive integer") from None
-        if n < 1:
+        if isinstance(raw, bool) or n < 1:
             raise bad(f"{key!r} must be a positive integer")
         return MatchSpec(mode, n)
 
@@ -405,7 +406,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "tute_2p_habanero", "Tute habanero", "Two-player Tute (habanero)", table=2,
         partnerships=False, hand_size=8, stock=True, playable=True,
-        extra=_STOCK + ("scoring_2p", "games_to_win"),
+        extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("habanero", "tute_habanero", "tute_2p", "2p"),
         summary="2 players, 8 cards and a stock; a trump lead must be answered with a trump",
         stock_phase_rule="follow_trump_lead", two_exchanges_four=True,
@@ -413,7 +414,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "tute_2p_corriente", "Tute corriente (dos jugadores)", "Two-player Tute (corriente)",
         table=2, partnerships=False, hand_size=6, stock=True, playable=True,
-        extra=_STOCK + ("scoring_2p", "games_to_win"),
+        extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("corriente", "tute_corriente"),
         summary="2 players, 6 cards and a stock; free play while the stock lasts",
         stock_phase_rule="free", two_exchanges_four=True,
@@ -434,14 +435,15 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
                "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
                "cantes_declarer_only", "settlement", "match_target", "match_deals"),
         aliases=("subastado", "tute_de_remate", "remate", "auction"),
-        summary="3 players (4 with an idle dealer), 36 cards, an auction; the declarer names trumps",
+        summary="3 players (4 with an idle dealer), 36 cards, an auction; the declarer names "
+        "trumps",
         tute_enabled=False, players=3,
     ),
     _variant(
         "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
         hand_size=6, stock=True, playable=True,
-        extra=_STOCK + ("partner_exemption", "exchange_side_requirement", "partidas_per_coto",
-                        "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
+        extra=(*_STOCK, "partner_exemption", "exchange_side_requirement", "partidas_per_coto",
+               "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote", "guinote_4p", "guiñote_4p"),
         summary="Aragón's game: 4 players in pairs, 6 cards, stock then arrastre, 101 points",
         partner_exemption=True, stock_phase_rule="free", cante_by="winning_side_each",
@@ -450,8 +452,8 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
         order=GUINOTE, hand_size=6, stock=True, playable=True,
-        extra=_STOCK + ("exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
-                        "thirty_malas", "guinote_hide_arrastre_suit"),
+        extra=(*_STOCK, "exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
+               "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote_2p", "guinote_dos"),
         summary="Guiñote one against one: 6 cards, 14 stock tricks then 6 in arrastre",
         stock_phase_rule="free", tute_award="partida", both_over="last_trick", deal_packet=3,
