@@ -1,0 +1,13 @@
+"""Bots: programs that choose an action for one seat from that seat's view alone.
+
+A bot is called with ``deal.view(seat)`` (a :class:`~tute.deal.SeatView`: the seat's own hand
+and the public record, nothing hidden) and the list of legal actions, and returns one of
+those actions. It never receives the deal itself, so it cannot read other hands.
+"""
+
+from __future__ import annotations
+
+from .base import BOTS, Bot, BotInfo, LEVELS, make_bot, register
+from .random_bot import RandomBot
+
+__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "RandomBot", "make_bot", "register"]
