@@ -13,7 +13,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import PASS, Action, Exchange, Pass, parse_action
+from .actions import (
+    CLAIM,
+    PASS,
+    TAKEOVER,
+    THROW,
+    Action,
+    Bid,
+    ChooseTrump,
+    Claim,
+    Discard,
+    Exchange,
+    Pass,
+    TakeOver,
+    ThrowIn,
+    parse_action,
+)
 from .cards import (
     ALL_CARDS,
     SUIT_MASKS,
@@ -27,28 +42,41 @@ from .cards import (
 )
 from .errors import IllegalActionError, InvalidNotationError, TuteError
 from .events import (
+    AuctionWon,
+    BidMade,
     CardPlayed,
     DealEnded,
     Declared,
+    Discarded,
     Drew,
     Event,
     Exchanged,
     Passed,
+    RenuncioClaimed,
+    ThrownIn,
+    TookOver,
     TrickTaken,
+    TrumpNamed,
 )
 from .rules import (
+    CUARENTA,
     Declaration,
     available_declarations,
     declaration_cards,
     exchange_card,
     exchange_refusal,
     explain_plays,
+    marriage_mask,
+    veinte,
 )
 from .scoring import (
     LAST_TRICK_BONUS,
     TARGET,
+    cabron_losers,
+    losses_3p,
     score_partnership,
     score_per_deal_2p,
+    settle_subastado,
     target_winner,
 )
 from .shuffle import MAX_SEED, derive_seed, new_seed, shuffled
@@ -65,6 +93,11 @@ _PLAY, _POLL, _OVER = 0, 1, 2
 # What a polled seat is asked: to exchange (and, with cante_before_draw, declare) before the
 # draw; to declare as the trick winner's partner; to show a tute held from the deal.
 _EXCHANGE, _CANTE, _TUTE = "exchange", "cante", "tute"
+# subastado's auction, the idle dealer's takeover, the widow discard and the trump choice; a
+# weak hand thrown in; the end-of-deal renuncio claims (renuncio_mode=claim)
+_BID, _TAKEOVER, _DISCARD, _TRUMP, _THROW, _CLAIM = (
+    "bid", "takeover", "discard", "trump", "throw", "claim")
+_MAX_BID: Final = 230  # 120 in cards + 10 + every cante: no higher total exists
 _DEALER_SEED_INDEX: Final = 1_000_003
 
 
@@ -102,6 +135,12 @@ class DealResult:
     match_won: bool = False
     running: tuple[int, ...] | None = None  # totals including the carried ones (101 games)
     vueltas: bool = False
+    losses: tuple[int, ...] | None = None  # lost games added (arrastrado, cabrón)
+    balances: tuple[int, ...] | None = None  # payments (subastado, arrastrado payments)
+    made: bool | None = None  # subastado: the contract was made
+    void: str | None = None  # "all_pass" or "weak_hand": the deal was thrown in, not scored
+    contract: tuple[int, int, str | None, bool] | None = None  # declarer, bid, trump, takeover
+    claim: tuple[int, bool, int | None] | None = None  # claimant, valid, offender
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -118,6 +157,20 @@ class DealResult:
         if self.running is not None:
             out["running"] = list(self.running)
             out["vueltas"] = self.vueltas
+        for name in ("losses", "balances"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value)
+        if self.made is not None:
+            out["made"] = self.made
+        if self.void is not None:
+            out["void"] = self.void
+        if self.contract is not None:
+            d, bid, trump, takeover = self.contract
+            out["contract"] = {"declarer": d, "bid": bid, "trump": trump, "takeover": takeover}
+        if self.claim is not None:
+            c, valid, offender = self.claim
+            out["claim"] = {"claimant": c, "valid": valid, "offender": offender}
         return out
 
 
@@ -150,6 +203,9 @@ class SeatView:
     exchanges: tuple[tuple[int, Card, Card], ...] = ()  # (seat, given, taken)
     known: tuple[CardSet, ...] = ()  # per seat: cards publicly known to be in that hand
     carry: tuple[int, ...] | None = None  # de vueltas: totals carried from the last deal
+    table_card: Card | None = None  # arrastrado: the card left on the table (out of play)
+    auction: tuple[int, int] | None = None  # subastado: (highest bid, its bidder) so far
+    contract: tuple[int, int, bool] | None = None  # subastado: declarer, bid, taken over
 
     @property
     def unseen(self) -> CardSet:
@@ -182,6 +238,9 @@ class SeatView:
             "exchanges": [[s, str(g), str(t)] for s, g, t in self.exchanges],
             "card_points": list(self.card_points),
             "carry": None if self.carry is None else list(self.carry),
+            "table_card": None if self.table_card is None else str(self.table_card),
+            "auction": None if self.auction is None else list(self.auction),
+            "contract": None if self.contract is None else list(self.contract),
             "to_move": self.to_move,
             "legal_actions": [str(a) for a in self.legal_actions],
             "result": None if self.result is None else self.result.to_json(),
@@ -211,7 +270,10 @@ class Deal:
         "_tricks_won", "_completed", "_cantes", "_sung", "_forty_lost", "_window",
         "_window_seats", "_window_declared", "_side_first", "_side_forfeit", "_phase",
         "_result", "_queue", "_draw_pending", "_stock", "_upcard", "_known", "_exchanges",
-        "_played",
+        "_played", "_nxt", "_k", "_auction", "_contract", "_discard", "_revokes", "_void",
+        # fixed for the deal (set up after the above for readability)
+        "_claim_mode", "_table_card", "_widow", "_family", "_proper_cache", "_initial_table",
+        "_initial_widow",
         # bookkeeping
         "_actions", "_events", "_undo", "_legal_cache",
     )
@@ -265,6 +327,20 @@ class Deal:
     _known: tuple[int, ...]
     _exchanges: tuple[tuple[int, int, int], ...]
     _played: int
+    _nxt: tuple[int, ...]  # next active seat in playing order, per seat
+    _k: int  # active seats (cards per trick)
+    _auction: tuple[int, int, int, int] | None  # bid, bidder, passed mask, spoken mask
+    _contract: tuple[int, int, bool] | None  # declarer, bid, taken over
+    _discard: int  # subastado widow: the card the declarer put aside (counts for him)
+    _revokes: tuple[tuple[int, int], ...]  # (seat, action index) of illegal plays (claim mode)
+    _void: str  # why the deal was thrown in ("" when it was played)
+    _claim_mode: bool
+    _table_card: int  # arrastrado: the card left on the table (out of play)
+    _widow: int  # subastado with widow_card: the face-down 40th card (-1 after the discard)
+    _family: str  # "parejas" | "stock" | "arrastrado" | "subastado" | "cabron"
+    _initial_table: int
+    _initial_widow: int
+    _proper_cache: int
     _actions: list[Action]
     _events: list[Event]
     _undo: list[tuple[Any, ...]]
@@ -285,16 +361,20 @@ class Deal:
         trump: str | Suit | None = None,
         upcard: str | Card | None = None,
         stock: Sequence[str | Card] | None = None,
+        table_card: str | Card | None = None,
+        widow: str | Card | None = None,
         carry: Sequence[int] | None = None,
     ) -> Deal:
         """A new deal, shuffled from ``seed`` or laid out explicitly with ``hands``.
 
-        ``dealer`` defaults to one drawn from the seed. Hands are listed by seat.
-        Tute por parejas: ``trump_card`` must be one of the dealer's cards (default: the
-        dealer's last); ``trump`` alone (a suit, no card turned) serves the
-        ``two_of_oros_mano`` first deal. Stock games: ``upcard`` and ``stock`` (face down,
-        top first, without the upcard). ``carry`` makes this a deal *de vueltas* with the
-        totals of the previous deal carried over.
+        ``dealer`` defaults to one drawn from the seed. Hands are listed by seat (in
+        subastado with ``seats=4`` the dealer's hand is empty). Explicit layouts by game:
+        parejas (and arrastrado for 4) ``trump_card``, one of the dealer's cards (default:
+        the dealer's last), or ``trump`` alone (a suit; no card turned — the
+        ``two_of_oros_mano`` first deal); stock games ``upcard`` and ``stock`` (face down, top
+        first, without the upcard); arrastrado for 3 the ``table_card``; subastado with
+        ``widow_card`` the ``widow``. ``carry`` makes this a deal *de vueltas* with the
+        previous totals carried over.
         """
         var = find_variant(variant)
         var.require_playable()
@@ -310,9 +390,13 @@ class Deal:
             dealer = derive_seed(seed or 0, _DEALER_SEED_INDEX) % n
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise TuteError(f"invalid dealer {dealer!r}: expected a seat 0..{n - 1}")
-        mano = (dealer + 1) % n
-        size = opts.hand_size if var.stock else var.hand_size
-        deal = cls._blank(var, opts, n, dealer, mano, seed)
+        deck, size = var.layout(opts)
+        family = _family(var, opts)
+        # seats that receive cards, in dealing order from mano
+        idle = dealer if family == "subastado" and n == 4 else None
+        receivers = [s for s in ((dealer + 1 + k) % n for k in range(n)) if s != idle]
+        mano = receivers[0]
+        deal = cls._blank(var, opts, n, dealer, mano, seed, family)
         if carry is not None:
             if not var.stock or opts.scoring_2p != "target_101":
                 raise TuteError(f"carry (de vueltas) does not apply to {var.id}")
@@ -321,76 +405,123 @@ class Deal:
             ):
                 raise TuteError(f"invalid carry {carry!r}: one non-negative total per side")
             deal.carry = tuple(carry)
+        dealt = len(receivers) * size
         if hands is None:
-            if any(x is not None for x in (trump_card, trump, upcard, stock)):
-                raise TuteError("trump_card, trump, upcard and stock go with explicit hands")
+            if any(x is not None for x in (trump_card, trump, upcard, stock, table_card, widow)):
+                raise TuteError("trump_card, trump, upcard, stock, table_card and widow go with "
+                                "explicit hands")
             assert seed is not None
-            order = shuffled(seed, [c.index for c in ALL_CARDS if c.mask & var.deck])
-            masks = _deal_out(order, n, mano, opts.deal_packet, size)
+            order = shuffled(seed, [c.index for c in ALL_CARDS if c.mask & deck])
+            masks = _deal_out(order, n, receivers, opts.deal_packet, size)
+            rest = order[dealt:]
             if var.stock:
-                up = order[n * size]
-                rest = order[n * size + 1:]
-                deal._set_stock(up, rest)
-            else:
-                deal._set_trump_card(order[n * size - 1])
+                deal._set_stock(rest[0], rest[1:])
+            elif family == "arrastrado" and rest:
+                deal._table_card = rest[0]
+                deal._set_trump_card(rest[0])
+            elif family == "subastado":
+                deal._widow = rest[0] if rest else -1
+            elif family in ("parejas", "arrastrado"):
+                deal._set_trump_card(order[dealt - 1])
         else:
-            masks = _check_hands(hands, n, var, size)
+            masks = _check_hands(hands, n, deck, size, var, idle)
+            extras = {"trump_card": trump_card, "trump": trump, "upcard": upcard,
+                      "stock": stock, "table_card": table_card, "widow": widow}
+            given = {k for k, v in extras.items() if v is not None}
             if var.stock:
-                if trump_card is not None or trump is not None:
-                    raise TuteError(f"{var.id} turns an upcard: give 'upcard', not trump_card")
+                allowed = {"upcard", "stock"}
                 if upcard is None or stock is None:
                     raise TuteError(f"explicit {var.id} deals need 'upcard' and 'stock'")
                 up = parse_card(upcard).index
                 rest = [parse_card(c).index for c in stock]
-                _check_pack(masks, [up, *rest], var)
+                _check_pack(masks, [up, *rest], deck)
                 deal._set_stock(up, rest)
+            elif family == "arrastrado" and n == 3:
+                allowed = {"table_card"}
+                if table_card is None:
+                    raise TuteError("explicit tute_arrastrado_3p deals need 'table_card'")
+                tc = parse_card(table_card).index
+                _check_pack(masks, [tc], deck)
+                deal._table_card = tc
+                deal._set_trump_card(tc)
+            elif family == "subastado":
+                allowed = {"widow"}
+                rest = [] if widow is None else [parse_card(widow).index]
+                _check_pack(masks, rest, deck)
+                deal._widow = rest[0] if rest else -1
+            elif family == "cabron":
+                allowed = set()
+                _check_pack(masks, [], deck)
             else:
-                if upcard is not None or stock is not None:
-                    raise TuteError(f"{var.id} has no stock: 'upcard' and 'stock' do not apply")
+                allowed = {"trump_card", "trump"}
                 if trump is not None and trump_card is None:
                     deal.trump_card = None
                     deal.trump = parse_suit(trump)
                 else:
-                    tc = parse_card(trump_card if trump_card is not None else hands[dealer][-1])
-                    if not tc.mask & masks[dealer]:
+                    tcard = parse_card(trump_card if trump_card is not None
+                                       else hands[dealer][-1])
+                    if not tcard.mask & masks[dealer]:
                         raise TuteError(
-                            f"invalid trump_card {str(tc)!r}: not in the dealer's hand "
+                            f"invalid trump_card {str(tcard)!r}: not in the dealer's hand "
                             f"(seat {dealer})"
                         )
-                    if trump is not None and parse_suit(trump) != tc.suit:
-                        raise TuteError(f"invalid trump {trump!r}: the trump card {tc} "
+                    if trump is not None and parse_suit(trump) != tcard.suit:
+                        raise TuteError(f"invalid trump {trump!r}: the trump card {tcard} "
                                         "fixes the suit")
-                    deal._set_trump_card(tc.index)
+                    deal._set_trump_card(tcard.index)
+            extra = sorted(given - allowed)
+            if extra:
+                raise TuteError(f"{', '.join(extra)} do(es) not apply to {var.id}")
+            if seed is not None:  # both given: they must describe the same deal
+                seeded = cls.new(var, seed=seed, dealer=dealer, options=opts, carry=carry)
+                same = (seeded._initial_hands == tuple(masks)
+                        and seeded.trump_card == deal.trump_card
+                        and seeded._initial_stock == deal._initial_stock
+                        and seeded._initial_table == deal._table_card
+                        and seeded._initial_widow == deal._widow)
+                if not same:
+                    raise TuteError(f"invalid deal: the hands given are not the deal of seed "
+                                    f"{seed}; give one or the other")
         deal._hands = tuple(masks)
         deal._initial_hands = deal._hands
-        deal._start()
+        deal._initial_table = deal._table_card
+        deal._initial_widow = deal._widow
+        deal._start(receivers)
         return deal
 
     @classmethod
     def _blank(cls, var: Variant, opts: Options, n: int, dealer: int, mano: int,
-               seed: int | None) -> Deal:
+               seed: int | None, family: str) -> Deal:
         deal = object.__new__(cls)
         deal.variant = var
         deal.options = opts
         deal.order = var.order
         deal._n = n
+        deal._family = family
         deal._sides = var.sides(opts)
         deal._partners = var.partnerships
         deal.dealer = dealer
         deal.mano = mano
         deal.seed = seed
         deal.carry = None
-        deal.total_tricks = var.deck.bit_count() // n
+        deck, size = var.layout(opts)
+        active = n - 1 if family == "subastado" and n == 4 else n
+        deal.total_tricks = size
         deal._exempt = opts.partner_exemption and var.partnerships
         deal._undertrump = opts.must_undertrump
         deal._head_after_ruff = opts.must_head_after_ruff
         deal._higher = var.order.higher
         deal._points_table = var.order.points
         deal._stock_game = var.stock
+        if var.stock:
+            deal.total_tricks = deck.bit_count() // active
         deal._stock = ()
         deal._upcard = -1
         deal._initial_stock = ()
         deal._initial_upcard = -1
+        deal._table_card = -1
+        deal._widow = -1
+        deal._claim_mode = opts.renuncio_mode == "claim"
         deal.trump_card = None
         deal.trump = None
         return deal
@@ -405,8 +536,13 @@ class Deal:
         self._upcard = self._initial_upcard = up
         self._stock = self._initial_stock = (*rest, up)  # the upcard is drawn last
 
-    def _start(self) -> None:
+    def _start(self, receivers: list[int]) -> None:
         n = self._n
+        nxt = list(range(n))
+        for i, s in enumerate(receivers):
+            nxt[s] = receivers[(i + 1) % len(receivers)]
+        self._nxt = tuple(nxt)
+        self._k = len(receivers)
         self._trick = ()
         self._leader = self.mano
         self._to_move = self.mano
@@ -430,8 +566,16 @@ class Deal:
         self._draw_pending = False
         self._exchanges = ()
         self._played = 0
+        self._auction = None
+        self._contract = None
+        self._discard = -1
+        self._revokes = ()
+        self._void = ""
+        self._proper_cache = -1
         known = [0] * n
-        if not self._stock_game and self.trump_card is not None:
+        if self._family in ("parejas", "arrastrado") and self.trump_card is not None and (
+            self._table_card < 0
+        ):
             known[self.dealer] = self.trump_card.mask  # turned for all to see
         self._known = tuple(known)
         self._actions = []
@@ -440,19 +584,57 @@ class Deal:
         self._legal_cache = -1
         opts = self.options
         queue: list[tuple[int, str]] = []
-        if opts.tute_dealt_wins_immediately and opts.tute_enabled:
-            for k in range(n):
-                seat = (self.mano + k) % n
+        if opts.weak_hand_max_points is not None:
+            queue.extend((s, _THROW) for s in receivers)
+        if self._family == "subastado":
+            self._auction = (0, -1, 0, 0)
+            queue.append((self.mano, _BID))
+        elif self._table_card >= 0:
+            queue.extend(self._table_exchanges(receivers))
+        if opts.tute_dealt_wins_immediately and opts.tute_enabled and (
+            self._family != "subastado"
+        ):
+            for seat in receivers:
                 if any(d.is_tute for d in self._available(seat)):
                     queue.append((seat, _TUTE))
         if self._stock_game and opts.exchange_timing == "start_and_after_win" and (
             self._exchange_public()
         ):
-            queue.extend(((self.mano + k) % n, _EXCHANGE) for k in range(n))
+            queue.extend((s, _EXCHANGE) for s in receivers)
         if queue:
             self._queue = tuple(queue)
             self._phase = _POLL
             self._to_move = queue[0][0]
+
+    def _table_exchanges(self, receivers: list[int]) -> list[tuple[int, str]]:
+        """Arrastrado: the 7 and then the 2 of trumps take the table card — compulsory by
+        default (done here, as public events), otherwise each seat is asked in turn."""
+        if not self.options.exchange_mandatory:
+            return [(s, _EXCHANGE) for s in receivers] if self._exchange_public() else []
+        while True:
+            target = self._exchange_target()
+            if target is None:
+                return []
+            holder = next((s for s in receivers if self._hands[s] >> target & 1), None)
+            if holder is None:
+                return []
+            self._swap_table(holder, target)
+
+    def _swap_table(self, seat: int, give: int) -> None:
+        take = self._table_card if self._table_card >= 0 else self._upcard
+        hands = self._hands
+        self._hands = (*hands[:seat], (hands[seat] & ~(1 << give)) | (1 << take),
+                       *hands[seat + 1:])
+        known = self._known
+        self._known = (*known[:seat], (known[seat] & ~(1 << give)) | (1 << take),
+                       *known[seat + 1:])
+        if self._table_card >= 0:
+            self._table_card = give
+        else:
+            self._upcard = give
+            self._stock = (*self._stock[:-1], give)
+        self._exchanges = (*self._exchanges, (seat, give, take))
+        self._events.append(Exchanged(seat, ALL_CARDS[give], ALL_CARDS[take]))
 
     # ---------------------------------------------------------------- public state
 
@@ -484,6 +666,16 @@ class Deal:
         return tuple(ALL_CARDS[c] for c in self._initial_stock[:-1])
 
     @property
+    def initial_table_card(self) -> Card | None:
+        """Arrastrado for three: the 40th card as dealt, before the compulsory exchanges."""
+        return None if self._initial_table < 0 else ALL_CARDS[self._initial_table]
+
+    @property
+    def initial_widow(self) -> Card | None:
+        """Subastado with ``widow_card``: the face-down 40th card as dealt."""
+        return None if self._initial_widow < 0 else ALL_CARDS[self._initial_widow]
+
+    @property
     def initial_upcard(self) -> Card | None:
         return None if self._initial_upcard < 0 else ALL_CARDS[self._initial_upcard]
 
@@ -504,8 +696,18 @@ class Deal:
 
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
-        n, lead = self._n, self._leader
-        return tuple(((lead + i) % n, ALL_CARDS[c]) for i, c in enumerate(self._trick))
+        return tuple(zip(self._trick_seats(self._leader, len(self._trick)),
+                         (ALL_CARDS[c] for c in self._trick), strict=True))
+
+    def _trick_seats(self, leader: int, count: int) -> list[int]:
+        """The first ``count`` seats in playing order from ``leader``."""
+        seats: list[int] = []
+        seat = leader
+        nxt = self._nxt
+        for _ in range(count):
+            seats.append(seat)
+            seat = nxt[seat]
+        return seats
 
     @property
     def tricks(self) -> tuple[TrickRecord, ...]:
@@ -544,9 +746,12 @@ class Deal:
         face-down cards are hidden (their ``card`` is ``None``)."""
         out: list[Event] = []
         for e in self._events:
-            if isinstance(e, Drew) and not e.public and e.seat != seat:
-                e = e._replace(card=None)
-            out.append(e)
+            if isinstance(e, Drew):
+                out.append(e if e.public or e.seat == seat else e._replace(card=None))
+            elif isinstance(e, Discarded):
+                out.append(e if e.seat == seat else e._replace(card=None))
+            else:
+                out.append(e)
         return out
 
     def side_of(self, seat: int) -> int:
@@ -623,9 +828,17 @@ class Deal:
         return self._available(seat)
 
     def _exchange_target(self) -> int | None:
-        if not self._stock or self.trump is None:
+        """The trump card that may take the upcard (or arrastrado's table card) now."""
+        if self.trump is None:
             return None
         o = self.options
+        if self._table_card >= 0:
+            if self._completed or self._trick:
+                return None  # only before the first trick
+            return exchange_card(self._table_card, self.trump, two_enabled=True,
+                                 two_takes_four=o.two_exchanges_four)
+        if not self._stock:
+            return None
         return exchange_card(self._upcard, self.trump, two_enabled=o.exchange_two_enabled,
                              two_takes_four=o.two_exchanges_four)
 
@@ -635,14 +848,16 @@ class Deal:
         target = self._exchange_target()
         return (
             target is not None and not self._played >> target & 1
-            and (len(self._stock) > self._n or self.options.exchange_last_round_allowed)
+            and (self._table_card >= 0 or len(self._stock) > self._n
+                 or self.options.exchange_last_round_allowed)
         )
 
     def _exchanges_for(self, seat: int) -> list[Action]:
         target = self._exchange_target()
         if target is None or not self._hands[seat] >> target & 1:
             return []
-        if len(self._stock) <= self._n and not self.options.exchange_last_round_allowed:
+        if (self._table_card < 0 and len(self._stock) <= self._n
+                and not self.options.exchange_last_round_allowed):
             return []
         return [Exchange(ALL_CARDS[target])]
 
@@ -661,25 +876,52 @@ class Deal:
         cards in display order; ``[]`` when the deal is over."""
         phase = self._phase
         if phase == _PLAY:
-            mask = self._legal_cards()
+            seat = self._to_move
+            mask = self._hands[seat] if self._claim_mode else self._legal_cards()
             acts: list[Action] = []
             for s in range(4):
                 part = (mask >> (10 * s)) & 0x3FF
                 if part:
                     acts.extend(_SUIT_CARDS[s][part])
-            seat = self._to_move
             if self._window >> seat & 1:
                 decls: list[Action] = list(self._available(seat))
                 if decls:
                     acts = decls + acts
             if self._stock_game and self._may_exchange_on_turn(seat):
                 acts = self._exchanges_for(seat) + acts
+            if self._claim_mode and self._can_claim(seat):
+                acts.append(CLAIM)
             return acts
         if phase == _POLL:
-            seat, kind = self._queue[0]
-            extra: list[Action] = self._exchanges_for(seat) if kind == _EXCHANGE else []
-            return [*extra, *self._decls(seat), PASS]
+            return self._poll_actions()
         return []
+
+    def _poll_actions(self) -> list[Action]:
+        seat, kind = self._queue[0]
+        if kind == _EXCHANGE:
+            return [*self._exchanges_for(seat), *self._decls(seat), PASS]
+        if kind in (_CANTE, _TUTE):
+            return [*self._decls(seat), PASS]
+        if kind == _BID:
+            assert self._auction is not None
+            step, low = self.options.bid_step, self.options.min_bid
+            current = self._auction[0]
+            start = max(low, current + step) if current else low
+            start += -start % step
+            return [PASS, *(Bid(b) for b in range(start, _MAX_BID + 1, step))]
+        if kind == _TAKEOVER:
+            return [TAKEOVER, PASS]
+        if kind == _DISCARD:
+            return [Discard(c) for c in cards_of(self._hands[seat])]
+        if kind == _TRUMP:
+            return [ChooseTrump(s) for s in Suit]
+        if kind == _THROW:
+            weak = self.order.points_of(self._hands[seat]) <= (
+                self.options.weak_hand_max_points or 0)
+            return [THROW, PASS] if weak else [PASS]
+        if kind == _CLAIM:
+            return [CLAIM, PASS] if self._can_claim(seat) else [PASS]
+        raise AssertionError(kind)
 
     def why_illegal(self, action: str | Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is refused."""
@@ -712,17 +954,51 @@ class Deal:
             return self._why_not_declare(seat, act)
         if isinstance(act, Exchange):
             return self._why_not_exchange(seat, act)
+        if self._phase == _POLL:
+            kind = self._queue[0][1]
+            if isinstance(act, Bid) and kind == _BID:
+                return self._why_not_bid(act.points)
+            if isinstance(act, Discard) and kind == _DISCARD:
+                return f"{act.card} is not among seat {seat}'s cards"
+            if isinstance(act, ThrowIn) and kind == _THROW:
+                return (f"only a hand worth at most {self.options.weak_hand_max_points} card "
+                        "points may be thrown in")
+            if isinstance(act, Claim) and kind == _CLAIM:
+                return "no opponent has played a card yet"
+            return f"seat {seat} must now {self._poll_question()}"
+        if isinstance(act, Claim):
+            if not self._claim_mode:
+                return "renuncio claims need renuncio_mode=claim (illegal plays are prevented)"
+            return "no opponent has played a card yet"
         if isinstance(act, Pass):
             return "there is nothing to pass on now: play a card"
-        return "unknown action"
+        return "that action belongs to another moment of the deal: play a card"
 
     def _poll_question(self) -> str:
         kind = self._queue[0][1]
-        if kind == _EXCHANGE:
-            return "exchange the upcard or pass (before the draw)"
-        if kind == _TUTE:
-            return "show the tute held from the deal or pass"
-        return "declare or pass"
+        return {
+            _EXCHANGE: "exchange the upcard or pass (before the draw)",
+            _TUTE: "show the tute held from the deal or pass",
+            _CANTE: "declare or pass",
+            _BID: "bid or pass",
+            _TAKEOVER: "take over the bid or pass",
+            _DISCARD: "discard a card (the widow was taken)",
+            _TRUMP: "name the trump suit",
+            _THROW: "throw in the hand or pass",
+            _CLAIM: "claim a renuncio or pass",
+        }[kind]
+
+    def _why_not_bid(self, points: int) -> str:
+        o = self.options
+        assert self._auction is not None
+        current = self._auction[0]
+        if points < o.min_bid:
+            return f"bid {points} is below min_bid {o.min_bid}"
+        if points % o.bid_step:
+            return f"bid {points} is not a multiple of {o.bid_step}"
+        if current and points <= current:
+            return f"bid {points} does not beat the current bid {current}"
+        return f"bid {points} is above the most a deal can give ({_MAX_BID})"
 
     def _why_not_declare(self, seat: int, decl: Declaration) -> str:
         if not self._decls(seat) and not self._window >> seat & 1:
@@ -784,8 +1060,12 @@ class Deal:
         if act.__class__ is Card and self._phase == _PLAY:
             seat = self._to_move
             if not act.mask & self._legal_cards():
-                self._refuse(act)
-            self._save()
+                if not (self._claim_mode and act.mask & self._hands[seat]):
+                    self._refuse(act)
+                self._save()  # a renuncio, allowed at a table that claims them
+                self._revokes = (*self._revokes, (seat, len(self._actions)))
+            else:
+                self._save()
             self._play(seat, act.index)
             return act
         if self._phase == _OVER or act not in self.legal_actions():
@@ -797,6 +1077,18 @@ class Deal:
             self._declare(seat, act)
         elif isinstance(act, Exchange):
             self._exchange(seat, act)
+        elif isinstance(act, Bid):
+            self._bid(seat, act)
+        elif isinstance(act, ChooseTrump):
+            self._choose_trump(seat, act)
+        elif isinstance(act, Discard):
+            self._discard_card(seat, act)
+        elif isinstance(act, TakeOver):
+            self._take_over(seat)
+        elif isinstance(act, ThrowIn):
+            self._throw_in(seat)
+        elif isinstance(act, Claim):
+            self._claim(seat)
         else:
             self._pass(seat)
         return act
@@ -815,7 +1107,9 @@ class Deal:
             self._sung, self._forty_lost, self._window, self._window_seats,
             self._window_declared, self._side_first, self._side_forfeit, self._phase,
             self._result, self._queue, self._draw_pending, self._stock, self._upcard,
-            self._known, self._exchanges, self._played, len(self._events),
+            self._known, self._exchanges, self._played, self.trump, self._nxt, self._k,
+            self._auction, self._contract, self._discard, self._revokes, self._void,
+            self._table_card, self._widow, len(self._events),
         ))
 
     def undo(self) -> Action:
@@ -827,7 +1121,9 @@ class Deal:
          self._sung, self._forty_lost, self._window, self._window_seats,
          self._window_declared, self._side_first, self._side_forfeit, self._phase,
          self._result, self._queue, self._draw_pending, self._stock, self._upcard,
-         self._known, self._exchanges, self._played, n_events) = self._undo.pop()
+         self._known, self._exchanges, self._played, self.trump, self._nxt, self._k,
+         self._auction, self._contract, self._discard, self._revokes, self._void,
+         self._table_card, self._widow, n_events) = self._undo.pop()
         del self._events[n_events:]
         self._legal_cache = -1
         act: Action = self._actions.pop()
@@ -862,9 +1158,8 @@ class Deal:
                 self._best_seat = seat
                 self._ruffed = True
         self._events.append(CardPlayed(seat, ALL_CARDS[idx]))
-        n = self._n
-        if len(trick) < n:
-            self._to_move = (seat + 1) % n
+        if len(trick) < self._k:
+            self._to_move = self._nxt[seat]
             return
         self._end_trick(trick)
 
@@ -890,15 +1185,44 @@ class Deal:
         self._to_move = winner
         first_win = not self._side_first >> side & 1
         self._side_first |= 1 << side
+        if self._family == "cabron":
+            self._cabron_cantes(trick, winner)
         if number == self.total_tricks:
-            self._finish("tricks", None)
+            if self._claim_mode:
+                self._queue = tuple((s, _CLAIM) for s in self._trick_seats(winner, self._k))
+                self._phase = _POLL
+                self._to_move = winner
+            else:
+                self._finish("tricks", None)
             return
         if self._vueltas_reached(side):
             return
         if self._stock:
             self._after_stock_trick(winner)
-        else:
+        elif self._family != "cabron":
             self._open_window(winner, first_win)
+
+    def _cabron_cantes(self, trick: tuple[int, ...], winner: int) -> None:
+        """Tute cabrón: a king and caballo of one suit falling in the same trick are a cante
+        for the trick's winner; the first one makes that suit trumps and is worth 40."""
+        tmask = 0
+        for c in trick:
+            tmask |= 1 << c
+        found = []
+        for suit in range(4):
+            pair = marriage_mask(suit, self.order)
+            if tmask & pair == pair:  # ordered by when the second card fell
+                found.append((max(trick.index(c) for c in trick if pair >> c & 1), suit))
+        for _pos, suit in sorted(found):
+            if self.trump is None:
+                self.trump = Suit(suit)
+                decl, pts = CUARENTA, 40
+            else:
+                decl, pts = veinte(suit), 20
+            self._sung |= 1 << suit
+            self._cantes = (*self._cantes, (winner, decl, pts))
+            self._events.append(Declared(winner, decl, pts,
+                                         cards_of(marriage_mask(suit, self.order))))
 
     # ---------------------------------------------------------------- stock games
 
@@ -957,19 +1281,8 @@ class Deal:
         return sum(1 for t in self._completed if self.side_of(t[2]) == side) == 1
 
     def _exchange(self, seat: int, act: Exchange) -> None:
-        give = act.card.index
-        take = self._upcard
-        hands = self._hands
-        self._hands = (*hands[:seat], (hands[seat] & ~(1 << give)) | (1 << take),
-                       *hands[seat + 1:])
-        known = self._known
-        self._known = (*known[:seat], (known[seat] & ~(1 << give)) | (1 << take),
-                       *known[seat + 1:])
-        self._upcard = give
-        self._stock = (*self._stock[:-1], give)
-        self._exchanges = (*self._exchanges, (seat, give, take))
         self._actions.append(act)
-        self._events.append(Exchanged(seat, act.card, ALL_CARDS[take]))
+        self._swap_table(seat, act.card.index)
         # the seat stays polled (a 2 may follow a 7 in the same window)
 
     def _vueltas_reached(self, side: int) -> bool:
@@ -986,6 +1299,11 @@ class Deal:
     # ---------------------------------------------------------------- declarations
 
     def _entitled(self, winner: int) -> int:
+        if self._family == "subastado":
+            declarer = self._contract[0] if self._contract else -1
+            if self.options.cantes_declarer_only and winner != declarer:
+                return 0
+            return 1 << winner
         if self.options.cante_by == "trick_winner" or not self._partners:
             return 1 << winner
         return (1 << winner) | (1 << ((winner + 2) % self._n))
@@ -1066,6 +1384,16 @@ class Deal:
         kind = self._queue[0][1]
         if kind == _CANTE:
             self._window &= ~(1 << seat)
+        elif kind == _BID:
+            assert self._auction is not None
+            bid, bidder, passed, spoken = self._auction
+            self._auction = (bid, bidder, passed | 1 << seat, spoken | 1 << seat)
+            self._auction_next(seat)
+            return
+        elif kind == _TAKEOVER:
+            self._queue = ()
+            self._after_takeover()
+            return
         self._next_in_queue()
 
     def _next_in_queue(self) -> None:
@@ -1075,74 +1403,317 @@ class Deal:
             self._to_move = queue[0][0]
             return
         self._phase = _PLAY
-        if self._draw_pending:
+        if len(self._completed) == self.total_tricks:
+            self._finish("tricks", None)  # the end-of-deal claims window closed
+        elif self._draw_pending:
             self._draw()
         else:
             self._to_move = self._leader
 
+    # ---------------------------------------------------------------- subastado
+
+    def _bid(self, seat: int, act: Bid) -> None:
+        self._actions.append(act)
+        assert self._auction is not None
+        _bid, _bidder, passed, spoken = self._auction
+        self._auction = (act.points, seat, passed, spoken | 1 << seat)
+        self._events.append(BidMade(seat, act.points))
+        self._auction_next(seat)
+
+    def _auction_next(self, seat: int) -> None:
+        """Next speaker: single round — each active player once, dealer last; open — round
+        and round until all but one have passed."""
+        assert self._auction is not None
+        bid, bidder, passed, spoken = self._auction
+        order = self._trick_seats(self.mano, self._k)
+        if self.options.auction_rounds == "single":
+            waiting = [s for s in order if not spoken >> s & 1]
+        else:
+            start = order.index(seat) + 1
+            waiting = [s for s in order[start:] + order[:start]
+                       if not passed >> s & 1 and s != bidder]
+            if bidder < 0 and all(passed >> s & 1 for s in order):
+                waiting = []
+        if waiting:
+            self._queue = ((waiting[0], _BID),)
+            self._to_move = waiting[0]
+            return
+        if bidder < 0:
+            if self.options.all_pass == "redeal":
+                self._void = "all_pass"
+                self._finish("void", None)
+                return
+            bid, bidder = self.options.min_bid, self.mano
+        self._contract = (bidder, bid, False)
+        self._events.append(AuctionWon(bidder, bid))
+        if self._n == 4 and self.options.dealer_takeover:
+            self._queue = ((self.dealer, _TAKEOVER),)
+            self._to_move = self.dealer
+        else:
+            self._after_takeover()
+
+    def _take_over(self, seat: int) -> None:
+        """The idle dealer plays the top bidder's cards, promising bid + increment."""
+        self._actions.append(TAKEOVER)
+        assert self._contract is not None
+        bidder, bid, _ = self._contract
+        bid += self.options.takeover_increment
+        hands = list(self._hands)
+        hands[seat], hands[bidder] = hands[bidder], 0
+        self._hands = tuple(hands)
+        known = list(self._known)
+        known[seat], known[bidder] = known[bidder], 0
+        self._known = tuple(known)
+        self._set_active([s for s in range(self._n) if hands[s]])
+        self._contract = (seat, bid, True)
+        self._events.append(TookOver(seat, bidder, bid))
+        self._queue = ()
+        self._after_takeover()
+
+    def _set_active(self, active: list[int]) -> None:
+        n = self._n
+        order = [s for s in ((self.dealer + 1 + k) % n for k in range(n)) if s in active]
+        nxt = list(range(n))
+        for i, s in enumerate(order):
+            nxt[s] = order[(i + 1) % len(order)]
+        self._nxt = tuple(nxt)
+        self._k = len(order)
+
+    def _after_takeover(self) -> None:
+        assert self._contract is not None
+        declarer = self._contract[0]
+        self._phase = _POLL
+        self._to_move = declarer
+        if self._widow >= 0:  # the declarer takes the widow and puts a card aside
+            hands = self._hands
+            self._hands = (*hands[:declarer], hands[declarer] | 1 << self._widow,
+                           *hands[declarer + 1:])
+            self._queue = ((declarer, _DISCARD),)
+        else:
+            self._queue = ((declarer, _TRUMP),)
+
+    def _discard_card(self, seat: int, act: Discard) -> None:
+        self._actions.append(act)
+        card = act.card.index
+        hands = self._hands
+        self._hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
+        self._discard = card
+        self._widow = -1
+        self._events.append(Discarded(seat, act.card))
+        self._queue = ((seat, _TRUMP),)
+
+    def _choose_trump(self, seat: int, act: ChooseTrump) -> None:
+        self._actions.append(act)
+        self.trump = act.suit
+        self._events.append(TrumpNamed(seat, act.suit))
+        self._queue = ()
+        self._phase = _PLAY
+        if self.options.declarer_leads:
+            leader = seat
+        else:  # mano: the first active seat to the dealer's right
+            n = self._n
+            leader = next(s for s in ((self.dealer + 1 + k) % n for k in range(n))
+                          if self._hands[s])
+        self._leader = self._to_move = leader
+
+    # ---------------------------------------------------------------- table customs
+
+    def _throw_in(self, seat: int) -> None:
+        self._actions.append(THROW)
+        self._events.append(ThrownIn(seat))
+        self._void = "weak_hand"
+        self._finish("void", seat)
+
+    def _opponents(self, seat: int) -> list[int]:
+        if self._family == "subastado" and self._contract is not None:
+            declarer = self._contract[0]
+            if seat == declarer:
+                return [s for s in range(self._n) if s != seat]
+            return [declarer]
+        side = self.side_of(seat)
+        return [s for s in range(self._n) if self.side_of(s) != side]
+
+    def _can_claim(self, seat: int) -> bool:
+        opp = self._opponents(seat)
+        for lead, cards, _w, _p in self._completed:
+            if any(s in opp for s in self._trick_seats(lead, len(cards))):
+                return True
+        return any(s in opp for s in self._trick_seats(self._leader, len(self._trick))
+                   ) if self._trick else False
+
+    def _claim(self, seat: int) -> None:
+        """A renuncio claim: the engine checks the history for an opponent's illegal play."""
+        self._actions.append(CLAIM)
+        opp = self._opponents(seat)
+        offender = next((s for s, _i in self._revokes if s in opp), None)
+        self._events.append(RenuncioClaimed(seat, offender is not None, offender))
+        self._finish("renuncio", seat, offender=offender)
+
     # ---------------------------------------------------------------- scoring
 
-    def _finish(self, reason: str, who: int | None) -> None:
-        """End the deal: ``who`` is the seat that sang a tute, or the side that reached 101
-        de vueltas."""
+    def _finish(self, reason: str, who: int | None, *, offender: int | None = None) -> None:
+        """End the deal. ``reason``: "tricks"; "tute" (``who`` sang it); "vueltas" (``who`` is
+        the side that reached 101 de vueltas); "void" (all passed, or ``who`` threw in a weak
+        hand); "renuncio" (``who`` claimed; ``offender`` is the revoker found, if any)."""
         self._phase = _OVER
         self._queue = ()
         sides = self._sides
+        opts = self.options
+        family = self._family
+        points = list(self._points)
+        if self._discard >= 0 and self._contract is not None:  # the widow discard
+            points[self._contract[0]] += self._points_table[self._discard]
         cantes: list[list[int]] = [[] for _ in range(sides)]
         for s, _d, p in self._cantes:
             if p:
                 cantes[self.side_of(s)].append(p)
-        opts = self.options
-        target = self._stock_game and opts.scoring_2p == "target_101"
         if opts.thirty_malas:  # Guiñote house rule: cantes count only with 30 card points
-            cantes = [c if self._points[i] >= 30 else [] for i, c in enumerate(cantes)]
+            cantes = [c if points[i] >= 30 else [] for i, c in enumerate(cantes)]
         last = [False] * sides
-        if reason == "tricks":
+        if reason in ("tricks", "renuncio") and len(self._completed) == self.total_tricks:
             last[self.side_of(self._completed[-1][2])] = True
-        totals = tuple(
-            self._points[i] + sum(cantes[i]) + (LAST_TRICK_BONUS if last[i] else 0)
-            for i in range(sides)
-        )
+        totals = tuple(points[i] + sum(cantes[i]) + (LAST_TRICK_BONUS if last[i] else 0)
+                       for i in range(sides))
+        last_side = last.index(True) if any(last) else None
+        target = self._stock_game and opts.scoring_2p == "target_101"
         carry = self.carry or (0,) * sides
         running = tuple(c + t for c, t in zip(carry, totals, strict=True)) if target else None
         games = [0] * sides
-        winner: int | None
+        winner: int | None = None
         replay = match_won = vueltas = False
-        if reason == "tute":
+        losses: tuple[int, ...] | None = None
+        balances: tuple[int, ...] | None = None
+        made: bool | None = None
+        claim = None
+        if reason == "renuncio":
             assert who is not None
-            winner = self.side_of(who)
-            games[winner] = 2 if opts.tute_award == "two_games" else 1
-            match_won = opts.tute_award == "match" or (
-                opts.tute_award == "partida" and not target)
-        elif reason == "vueltas":
-            assert who is not None
-            winner = who
-            games[winner] = 1
-        elif target:
-            assert running is not None
-            last_side = last.index(True)
-            winner = target_winner(running, last_side, opts.both_over)
-            if winner is None:
-                vueltas = True
-            else:
+            claim = (who, offender is not None, offender)
+        swing = opts.renuncio_penalty == "two_games_swing"
+
+        if reason == "void":
+            pass
+        elif family in ("parejas", "stock"):
+            if reason == "tute":
+                assert who is not None
+                winner = self.side_of(who)
+                games[winner] = 2 if opts.tute_award == "two_games" else 1
+                match_won = opts.tute_award == "match" or (
+                    opts.tute_award == "partida" and not target)
+            elif reason == "renuncio":
+                assert who is not None
+                claimant = self.side_of(who)
+                winner = claimant if offender is not None else 1 - claimant
+                games[winner] = 2 if swing else 1
+            elif reason == "vueltas":
+                assert who is not None
+                winner = who
                 games[winner] = 1
-        elif self._stock_game:  # scoring_2p == "per_deal"
-            out = score_per_deal_2p(totals, last.index(True), [bool(c) for c in cantes])
-            winner = out.winner
-            assert winner is not None
-            games[winner] = out.games
-        else:
-            last_side = last.index(True)
-            out = score_partnership(totals, last_side, opts, mano_side=self.side_of(self.mano),
-                                    sang=[bool(c) for c in cantes])
-            winner, replay = out.winner, out.replay
-            if winner is not None:
+            elif target:
+                assert running is not None
+                winner = target_winner(running, last_side, opts.both_over)
+                if winner is None:
+                    vueltas = True
+                else:
+                    games[winner] = 1
+            elif self._stock_game:  # scoring_2p == "per_deal"
+                out = score_per_deal_2p(totals, last_side, [bool(c) for c in cantes])
+                winner = out.winner
+                assert winner is not None
                 games[winner] = out.games
-        result = DealResult(totals, self._points, tuple(map(tuple, cantes)), tuple(last),
-                            winner, tuple(games), reason=reason, replay=replay,
-                            match_won=match_won, running=running, vueltas=vueltas)
+            else:
+                out = score_partnership(totals, last_side, opts,
+                                        mano_side=self.side_of(self.mano),
+                                        sang=[bool(c) for c in cantes])
+                winner, replay = out.winner, out.replay
+                if winner is not None:
+                    games[winner] = out.games
+        elif family == "arrastrado":
+            winner, losses, balances = self._score_individual(reason, who, offender, totals,
+                                                               last_side, points, swing)
+            if winner is not None:
+                games[winner] = 1
+        elif family == "subastado":
+            assert self._contract is not None
+            declarer, bid, takeover = self._contract
+            total = totals[declarer]
+            if reason == "tute":
+                made = who == declarer
+            elif reason == "renuncio":
+                assert who is not None
+                guilty = offender if offender is not None else who
+                made = guilty != declarer
+            else:
+                made = total >= bid
+            people = list(range(self._n))
+            _ok, pay = settle_subastado(declarer, bid, bid if made else -1, opts, people=people,
+                                        takeover=takeover)
+            if opts.settlement == "points":
+                pay = {p: 0 for p in people}
+                pay[declarer] = bid if made else -bid
+            balances = tuple(pay[p] for p in people)
+            winner = declarer if made else None
+        else:  # cabrón
+            took = [self._tricks_won[s] > 0 for s in range(self._n)]
+            if reason == "renuncio":
+                assert who is not None
+                losers = [offender if offender is not None else who]
+            else:
+                losers = cabron_losers(totals, took)
+            losses = tuple(1 if s in losers else 0 for s in range(self._n))
+        result = DealResult(
+            totals, tuple(points), tuple(map(tuple, cantes)), tuple(last), winner, tuple(games),
+            reason=reason, replay=replay, match_won=match_won, running=running, vueltas=vueltas,
+            losses=losses, balances=balances, made=made, void=self._void or None,
+            contract=None if self._contract is None else (
+                self._contract[0], self._contract[1], self.trump.letter if self.trump else None,
+                self._contract[2]),
+            claim=claim,
+        )
         self._events.append(DealEnded(reason, winner, 0 if winner is None else games[winner]))
         self._result = result
+
+    def _score_individual(
+        self, reason: str, who: int | None, offender: int | None, totals: tuple[int, ...],
+        last_seat: int | None, points: list[int], swing: bool,
+    ) -> tuple[int | None, tuple[int, ...] | None, tuple[int, ...] | None]:
+        """Arrastrado (§4.5–4.6): lost games, the deal winner, or payments."""
+        opts = self.options
+        n = self._n
+        mode = opts.scoring_3p
+        threshold = opts.two_games_threshold or TARGET
+        if reason == "renuncio":
+            assert who is not None
+            guilty = offender if offender is not None else who
+            lost = 2 if swing else 1
+            losses = tuple(lost if s == guilty else 0 for s in range(n))
+            return None, losses, None
+        tute_seat = who if reason == "tute" else None
+        if tute_seat is not None:
+            winner = tute_seat
+        else:
+            over = target_winner(totals, last_seat, opts.multi_over, target=threshold)
+            if over is not None:
+                winner = over
+            else:
+                top = max(totals)
+                best = [s for s in range(n) if totals[s] == top]
+                winner = last_seat if last_seat in best else best[0]
+        if mode == "losses":
+            added = losses_3p(totals, last_seat, opts, tute_seat=tute_seat)
+            return winner, tuple(added.get(s, 0) for s in range(n)), None
+        if mode == "winner_per_deal":
+            return winner, None, None
+        # payments (ACA): cantes paid at once by each opponent; the winner collects 100 from
+        # each (200 if its cards and last trick reach 101); a tute collects 200
+        pay = [0] * n
+        for s, _d, p in self._cantes:
+            for o in range(n):
+                pay[o] += p * (n - 1) if o == s else -p
+        own = points[winner] + (LAST_TRICK_BONUS if last_seat == winner else 0)
+        stake = 200 if tute_seat is not None or own >= TARGET else 100
+        for o in range(n):
+            pay[o] += stake * (n - 1) if o == winner else -stake
+        return winner, None, tuple(pay)
 
     # ---------------------------------------------------------------- results, views, copies
 
@@ -1185,6 +1756,9 @@ class Deal:
             exchanges=self.exchanges,
             known=tuple(CardSet(k) for k in self._known),
             carry=self.carry,
+            table_card=None if self._table_card < 0 else ALL_CARDS[self._table_card],
+            auction=None if self._auction is None else self._auction[:2],
+            contract=self._contract,
         )
 
     def copy(self) -> Deal:
@@ -1216,14 +1790,22 @@ class Deal:
         return f"<Deal {self.variant.id} dealer={self.dealer} trump={self.trump_card} {state}>"
 
 
-def _deal_out(order: list[int], n: int, mano: int, packet: int, hand_size: int) -> list[int]:
-    """Deal packets counter-clockwise from mano."""
+def _family(var: Variant, opts: Options) -> str:
+    if var.stock:
+        return "stock"
+    return {"tute_parejas": "parejas", "tute_arrastrado_3p": "arrastrado",
+            "tute_subastado": "subastado", "tute_cabron": "cabron"}[var.id]
+
+
+def _deal_out(order: list[int], n: int, receivers: list[int], packet: int,
+              hand_size: int) -> list[int]:
+    """Deal packets counter-clockwise from mano to the seats that receive cards."""
     masks = [0] * n
     pos = 0
     k = 0
-    total = n * hand_size
+    total = len(receivers) * hand_size
     while pos < total:
-        seat = (mano + k) % n
+        seat = receivers[k % len(receivers)]
         take = min(packet, hand_size - masks[seat].bit_count())
         for c in order[pos:pos + take]:
             masks[seat] |= 1 << c
@@ -1232,8 +1814,8 @@ def _deal_out(order: list[int], n: int, mano: int, packet: int, hand_size: int) 
     return masks
 
 
-def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, var: Variant,
-                 size: int) -> list[int]:
+def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, deck: int, size: int,
+                 var: Variant, idle: int | None) -> list[int]:
     if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
         raise TuteError(f"invalid hands: expected a list of {n} hands, one per seat")
     masks: list[int] = []
@@ -1246,27 +1828,30 @@ def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, var: Variant,
             card = parse_card(text)
             if card.mask & seen:
                 raise TuteError(f"invalid hands: card {card} is dealt twice")
-            if not card.mask & var.deck:
+            if not card.mask & deck:
                 raise TuteError(f"invalid hands: card {card} is not in the {var.id} pack")
             seen |= card.mask
             mask |= card.mask
-        if mask.bit_count() != size:
+        want = 0 if seat == idle else size
+        if mask.bit_count() != want:
             raise TuteError(
-                f"invalid hands: seat {seat} holds {mask.bit_count()} cards, expected {size}"
+                f"invalid hands: seat {seat} holds {mask.bit_count()} cards, expected {want}"
             )
         masks.append(mask)
     return masks
 
 
-def _check_pack(masks: Sequence[int], rest: Sequence[int], var: Variant) -> None:
-    """Hands, upcard and stock must hold every card of the pack exactly once."""
+def _check_pack(masks: Sequence[int], rest: Sequence[int], deck: int) -> None:
+    """Hands and the other cards laid out must hold every card of the pack exactly once."""
     seen = 0
     for m in masks:
         seen |= m
     for c in rest:
         if seen >> c & 1:
             raise TuteError(f"invalid deal: card {ALL_CARDS[c]} appears twice")
+        if not deck >> c & 1:
+            raise TuteError(f"invalid deal: card {ALL_CARDS[c]} is not in the pack")
         seen |= 1 << c
-    if seen != var.deck:
-        missing = " ".join(str(c) for c in cards_of(var.deck & ~seen))
-        raise TuteError(f"invalid deal: cards missing from hands, upcard and stock: {missing}")
+    if seen != deck:
+        missing = " ".join(str(c) for c in cards_of(deck & ~seen))
+        raise TuteError(f"invalid deal: cards missing from the layout: {missing}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import Card, Suit
 from .rules import Declaration
 
 
@@ -54,4 +54,49 @@ class DealEnded(NamedTuple):
     games: int
 
 
-Event = CardPlayed | TrickTaken | Declared | Drew | Exchanged | Passed | DealEnded
+
+
+class BidMade(NamedTuple):
+    seat: int
+    points: int
+
+
+class AuctionWon(NamedTuple):
+    seat: int
+    points: int
+
+
+class TookOver(NamedTuple):
+    """Subastado: the idle dealer took the top bidder's cards and contract (+increment)."""
+
+    seat: int
+    from_seat: int
+    points: int
+
+
+class Discarded(NamedTuple):
+    """Subastado with a widow: the declarer's discard (face down: hidden from others)."""
+
+    seat: int
+    card: Card | None
+
+
+class TrumpNamed(NamedTuple):
+    seat: int
+    suit: Suit
+
+
+class ThrownIn(NamedTuple):
+    """A weak hand thrown in before the first lead: the same dealer deals again."""
+
+    seat: int
+
+
+class RenuncioClaimed(NamedTuple):
+    seat: int
+    valid: bool
+    offender: int | None
+
+
+Event = (CardPlayed | TrickTaken | Declared | Drew | Exchanged | Passed | DealEnded | BidMade
+         | AuctionWon | TookOver | Discarded | TrumpNamed | ThrownIn | RenuncioClaimed)

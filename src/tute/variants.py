@@ -320,6 +320,19 @@ class Variant:
                 + ", ".join(v.id for v in VARIANTS.values() if v.playable)
             )
 
+    def layout(self, options: Options | None = None) -> tuple[int, int]:
+        """The pack (a card mask) and the cards dealt to each player under ``options``."""
+        opts = options or self.defaults
+        if self.stock:
+            return self.deck, opts.hand_size
+        if self.id == "tute_subastado":
+            return (DECK_40, 13) if opts.widow_card else (DECK_36, 12)
+        if self.id == "tute_cabron":
+            return (DECK_40, 10) if opts.players == 4 else (DECK_36, 12)
+        if self.id == "tute_arrastrado_3p":
+            return DECK_40, (10 if opts.players == 4 else 13)
+        return self.deck, self.hand_size
+
     def sides(self, options: Options | None = None) -> int:
         """Number of scoring sides (2 in partnership and two-player games)."""
         if self.partnerships:
@@ -329,7 +342,7 @@ class Variant:
     def seat_count(self, options: Options | None = None) -> int:
         opts = options or self.defaults
         if self.id == "tute_subastado":
-            return 3  # active players; a 4th person (seats=4) is the idle dealer
+            return opts.seats  # with 4 at the table the dealer sits the deal out
         if "players" in self.option_names:
             return opts.players
         return self.players
@@ -421,7 +434,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_arrastrado_3p", "Tute arrastrado (tres jugadores)", "Three-player Tute (arrastrado)",
-        table=3, partnerships=False, hand_size=13,
+        table=3, partnerships=False, hand_size=13, playable=True,
         extra=("two_games_threshold", "two_exchanges_four", "exchange_mandatory", "scoring_3p",
                "loss_limit", "multi_over", "players"),
         aliases=("arrastrado", "tute_arrastrado", "tute_3p", "3p", "tute_de_arrastre"),
@@ -430,7 +443,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_subastado", "Tute subastado", "Auction Tute", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12,
+        deck=DECK_36, hand_size=12, playable=True,
         extra=("seats", "widow_card", "min_bid", "bid_step", "auction_rounds", "all_pass",
                "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
                "cantes_declarer_only", "settlement", "match_target", "match_deals"),
@@ -461,7 +474,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_cabron", "Tute cabrón", "Tute cabrón", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12,
+        deck=DECK_36, hand_size=12, playable=True,
         extra=("players", "loss_limit"),
         aliases=("cabron", "tute_cabrón", "cabrón", "pierde_en_medio"),
         summary="everyone for himself, no trump until a king and knight fall in one trick",
