@@ -30,14 +30,17 @@ class MatchResult:
     winner: int | None
     games: tuple[int, ...]
     deals: int
-    reason: str  # "series" | "race" | "games" | "cotos" | "tute"
+    reason: str  # "series" | "race" | "games" | "cotos" | "losses" | "balance" | "tute"
     cotos: tuple[int, ...] = ()
+    losses: tuple[int, ...] = ()
+    balances: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"winner": self.winner, "games": list(self.games),
                                "deals": self.deals, "reason": self.reason}
-        if self.cotos:
-            out["cotos"] = list(self.cotos)
+        for name in ("cotos", "losses", "balances"):
+            if any(getattr(self, name)):
+                out[name] = list(getattr(self, name))
         return out
 
 
@@ -52,6 +55,8 @@ class MatchView:
     over: bool
     result: MatchResult | None
     cotos: tuple[int, ...] = ()
+    losses: tuple[int, ...] = ()
+    balances: tuple[int, ...] = ()
 
 
 class Match:
@@ -74,6 +79,13 @@ class Match:
         self.games = [0] * sides
         #: Guiñote: cotos won, per side
         self.cotos = [0] * sides
+        #: arrastrado (lost games) and cabrón: lost games per seat
+        self.losses = [0] * sides
+        #: subastado and arrastrado payments: running balance per seat
+        self.balances = [0] * sides
+        self._misdeals = 0  # in a row, for misdeal_passes_after
+        self._misdeal_offset = 0  # misdeals so far: each one consumes a deal seed
+        self.misdeals_before: list[int] = []  # per deal: misdeals declared before it
         self.deals: list[Deal] = []
         self._result: MatchResult | None = None
         self._counted = 0  # deals that count towards a series (replays do not)
@@ -101,8 +113,8 @@ class Match:
         match._deal_next(first_dealer)
         return match
 
-    def _deal_next(self, dealer: int) -> None:
-        k = len(self.deals)
+    def _deal_next(self, dealer: int, *, misdeals: int = 0) -> None:
+        k = len(self.deals) + self._misdeal_offset
         seed = derive_seed(self.seed, k)
         if k == 0 and self.options.first_dealer == "two_of_oros_mano":
             # First deal only: oros are trumps and whoever holds the 2 of oros is mano.
@@ -117,6 +129,9 @@ class Match:
             deal = Deal.new(self.variant, seed=seed, dealer=dealer, options=self.options,
                             carry=self._carry)
         self.deals.append(deal)
+        self.misdeals_before.append(misdeals)
+        if not misdeals:
+            self._misdeals = 0
 
     # -------------------------------------------------------------- delegation
 
@@ -154,6 +169,16 @@ class Match:
             return (f"{o.partidas_per_coto} partidas a coto, {o.cotos_to_win} cotos the match")
         if self.variant.stock:
             return f"first to {o.games_to_win} games"
+        if self.variant.id == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":
+            return f"first to {o.games_to_win} games"
+        if self.variant.id in ("tute_cabron",) or (
+            self.variant.id == "tute_arrastrado_3p" and o.scoring_3p == "losses"
+        ):
+            return f"until someone loses {o.loss_limit} games; fewest losses wins"
+        if self.variant.id in ("tute_subastado", "tute_arrastrado_3p"):
+            if o.match_deals is not None:
+                return f"{o.match_deals} deals; highest balance wins"
+            return f"first balance to {o.match_target}"
         spec = o.match
         if spec.mode == "series":
             return f"series of {spec.n} deals"
@@ -161,12 +186,21 @@ class Match:
 
     def view(self, seat: int) -> MatchView:
         return MatchView(self.deal.view(seat), len(self.deals), tuple(self.games), self.goal(),
-                         self.is_over(), self._result, tuple(self.cotos))
+                         self.is_over(), self._result, tuple(self.cotos), tuple(self.losses),
+                         tuple(self.balances))
 
     # -------------------------------------------------------------- scoring
 
     def _score(self, deal: Deal) -> None:
         res = deal.result()
+        if res.void is not None:
+            # a thrown-in weak hand is dealt again by the same dealer; an all-pass auction
+            # passes the deal on
+            self._deal_next(deal.dealer if res.void == "weak_hand" else deal.mano)
+            return
+        if res.losses is not None or res.balances is not None:
+            self._score_individual(deal)
+            return
         self._carry = res.running if res.vueltas else None
         for side, g in enumerate(res.games):
             self.games[side] += g
@@ -184,7 +218,7 @@ class Match:
                     self._end(res.winner, "cotos")
                     return
                 self.games = [0] * len(self.games)
-        elif self.variant.stock:
+        elif self.variant.stock or self.variant.id == "tute_arrastrado_3p":
             if res.winner is not None and self.games[res.winner] >= o.games_to_win:
                 self._end(res.winner, "games")
                 return
@@ -200,6 +234,48 @@ class Match:
                 return
         self._deal_next(self._next_dealer(deal, res.replay))
 
+    def _score_individual(self, deal: Deal) -> None:
+        """Arrastrado, subastado, cabrón: lost games to ``loss_limit`` (fewest wins), or a
+        running balance to ``match_target`` / ``match_deals`` (highest wins)."""
+        res = deal.result()
+        o = self.options
+        if res.losses is not None:
+            self.losses = [a + b for a, b in zip(self.losses, res.losses, strict=True)]
+            low = min(self.losses)
+            if max(self.losses) >= o.loss_limit and self.losses.count(low) == 1:
+                self._end(self.losses.index(low), "losses")  # a tie plays on
+                return
+        elif res.balances is not None:
+            self.balances = [a + b for a, b in zip(self.balances, res.balances, strict=True)]
+            played = sum(1 for d in self.deals if not d.result().void)
+            if (o.match_deals is not None and played >= o.match_deals) or (
+                o.match_deals is None and max(self.balances) >= o.match_target
+            ):
+                top = max(self.balances)
+                if self.balances.count(top) == 1:  # a tie plays on
+                    self._end(self.balances.index(top), "balance")
+                    return
+        if res.winner is not None and res.losses is None and res.balances is None:
+            self.games[res.winner] += 1
+        self._deal_next(self._next_dealer(deal, False))
+
+    def misdeal(self) -> Deal:
+        """Declare the current deal a misdeal before any action: the same dealer deals again
+        — or, after ``misdeal_passes_after`` misdeals in a row, the next dealer."""
+        deal = self.deal
+        if self.is_over() or deal.actions:
+            raise TuteError("a misdeal can only be declared before the first action of a deal")
+        self._misdeals += 1
+        limit = self.options.misdeal_passes_after
+        dealer = deal.dealer
+        if limit is not None and self._misdeals >= limit:
+            dealer, self._misdeals = deal.mano, 0
+        count = self.misdeals_before.pop() + 1
+        self.deals.pop()
+        self._misdeal_offset += 1
+        self._deal_next(dealer, misdeals=count)
+        return self.deal
+
     def _next_dealer(self, deal: Deal, replay: bool) -> int:
         if replay:
             return deal.dealer  # a replayed deal is dealt again by the same dealer
@@ -209,7 +285,8 @@ class Match:
 
     def _end(self, winner: int | None, reason: str) -> None:
         cotos = tuple(self.cotos) if self.variant.family == "guinote" else ()
-        self._result = MatchResult(winner, tuple(self.games), len(self.deals), reason, cotos)
+        self._result = MatchResult(winner, tuple(self.games), len(self.deals), reason, cotos,
+                                   tuple(self.losses), tuple(self.balances))
 
     # -------------------------------------------------------------- records
 

@@ -230,7 +230,8 @@ def match_to_record(match: Match) -> dict[str, Any]:
         "first_dealer": match.first_dealer,
         "deals": [
             {"seed": d.seed, "dealer": d.dealer, "actions": [str(a) for a in d.actions]}
-            for d in match.deals
+            | ({"misdeals_before": m} if m else {})
+            for d, m in zip(match.deals, match.misdeals_before, strict=True)
         ],
     }
     if match.is_over():
@@ -258,6 +259,12 @@ def match_from_record(record: Mapping[str, Any] | str | bytes) -> Match:
         if match.is_over():
             raise RecordError(f"invalid record: deal {k} comes after the end of the match",
                               field="deals")
+        misdeals = entry.get("misdeals_before", 0)
+        if isinstance(misdeals, bool) or not isinstance(misdeals, int) or not 0 <= misdeals < 100:
+            raise RecordError(f"invalid record: deal {k} 'misdeals_before' must be 0..99",
+                              field="deals")
+        for _ in range(misdeals):
+            match.misdeal()
         current = match.deal
         for name in ("seed", "dealer"):
             if name in entry and entry[name] != getattr(current, name):
