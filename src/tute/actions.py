@@ -6,7 +6,7 @@
 - subastado: a bid ``bid:65``, the idle dealer's ``takeover``, the trump choice ``trump:o``,
   the widow discard ``discard:4b``;
 - ``pass`` (decline a bid, a declaration or an exchange), ``throw`` (throw in a weak hand),
-  ``renuncio`` (claim that an opponent revoked).
+  ``renuncio`` (claim that an opponent revoked), ``stop`` (claim 101 de vueltas).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from .rules import Declaration, parse_declaration
 __all__ = [
     "CLAIM",
     "PASS",
+    "STOP",
     "TAKEOVER",
     "THROW",
     "Action",
@@ -29,6 +30,7 @@ __all__ = [
     "Discard",
     "Exchange",
     "Pass",
+    "Stop",
     "TakeOver",
     "ThrowIn",
     "parse_action",
@@ -82,7 +84,14 @@ class Claim(_Token):
     notation = "renuncio"
 
 
+class Stop(_Token):
+    """De vueltas with ``vueltas_claim=manual``: the trick winner stops play claiming 101."""
+
+    notation = "stop"
+
+
 PASS: Final = Pass()
+STOP: Final = Stop()
 TAKEOVER: Final = TakeOver()
 THROW: Final = ThrowIn()
 CLAIM: Final = Claim()
@@ -203,10 +212,10 @@ def _trumps() -> tuple[ChooseTrump, ...]:
 _TRUMPS: Final = _trumps()
 
 Action = (Card | Declaration | Pass | Exchange | Bid | TakeOver | ChooseTrump | Discard | ThrowIn
-          | Claim)
+          | Claim | Stop)
 _ACTION_TYPES: Final = (Card, Declaration, _Token, _CardParam, Bid, ChooseTrump)
 _TOKENS: Final = {"pass": PASS, "paso": PASS, "takeover": TAKEOVER, "throw": THROW,
-                  "renuncio": CLAIM, "claim": CLAIM}
+                  "renuncio": CLAIM, "claim": CLAIM, "stop": STOP}
 
 
 def parse_action(text: str | Action) -> Action:

@@ -16,6 +16,7 @@ from typing import Any, Final
 from .actions import (
     CLAIM,
     PASS,
+    STOP,
     TAKEOVER,
     THROW,
     Action,
@@ -25,6 +26,7 @@ from .actions import (
     Discard,
     Exchange,
     Pass,
+    Stop,
     TakeOver,
     ThrowIn,
     parse_action,
@@ -891,6 +893,9 @@ class Deal:
                 acts = self._exchanges_for(seat) + acts
             if self._claim_mode and self._can_claim(seat):
                 acts.append(CLAIM)
+            if (self.carry is not None and not self._trick and self._completed
+                    and self.options.vueltas_claim == "manual"):
+                acts.append(STOP)
             return acts
         if phase == _POLL:
             return self._poll_actions()
@@ -966,6 +971,9 @@ class Deal:
             if isinstance(act, Claim) and kind == _CLAIM:
                 return "no opponent has played a card yet"
             return f"seat {seat} must now {self._poll_question()}"
+        if isinstance(act, Stop):
+            return ("only the trick winner, before leading, in a deal de vueltas with "
+                    "vueltas_claim=manual may stop play")
         if isinstance(act, Claim):
             if not self._claim_mode:
                 return "renuncio claims need renuncio_mode=claim (illegal plays are prevented)"
@@ -1089,6 +1097,8 @@ class Deal:
             self._throw_in(seat)
         elif isinstance(act, Claim):
             self._claim(seat)
+        elif isinstance(act, Stop):
+            self._stop(seat)
         else:
             self._pass(seat)
         return act
@@ -1284,6 +1294,15 @@ class Deal:
         self._actions.append(act)
         self._swap_table(seat, act.card.index)
         # the seat stays polled (a 2 may follow a 7 in the same window)
+
+    def _stop(self, seat: int) -> None:
+        """vueltas_claim=manual: stopping play claims 101; a wrong claim loses the game."""
+        self._actions.append(STOP)
+        side = self.side_of(seat)
+        assert self.carry is not None
+        cantes = sum(p for s, _d, p in self._cantes if self.side_of(s) == side)
+        reached = self.carry[side] + self._points[side] + cantes >= TARGET
+        self._finish("vueltas", side if reached else 1 - side)
 
     def _vueltas_reached(self, side: int) -> bool:
         """De vueltas with vueltas_claim=auto: a side wins as soon as its running total
