@@ -1175,21 +1175,16 @@ class Deal:
 
     def _end_trick(self, trick: tuple[int, ...]) -> None:
         winner = self._best_seat
-        pts = 0
-        table = self._points_table
-        for c in trick:
-            pts += table[c]
+        pts = sum(map(self._points_table.__getitem__, trick))
         number = len(self._completed) + 1
-        side = self.side_of(winner)
-        points = list(self._points)
-        points[side] += pts
-        self._points = tuple(points)
-        won = list(self._tricks_won)
-        won[winner] += 1
-        self._tricks_won = tuple(won)
+        side = winner % 2 if self._partners else winner
+        points = self._points
+        self._points = (*points[:side], points[side] + pts, *points[side + 1:])
+        won = self._tricks_won
+        self._tricks_won = (*won[:winner], won[winner] + 1, *won[winner + 1:])
         self._completed = (*self._completed, (self._leader, trick, winner, pts))
-        self._events.append(TrickTaken(number, self._leader, tuple(ALL_CARDS[c] for c in trick),
-                                       winner, pts))
+        self._events.append(TrickTaken(number, self._leader,
+                                       tuple(map(ALL_CARDS.__getitem__, trick)), winner, pts))
         self._trick = ()
         self._leader = winner
         self._to_move = winner
@@ -1284,7 +1279,8 @@ class Deal:
         self._phase = _PLAY
         o = self.options
         if self.variant.family == "guinote" or (self._stock and not o.cante_before_draw):
-            self._open_window(winner, self._first_win_of(winner))
+            first = o.cante_restriction != "none" and self._first_win_of(winner)
+            self._open_window(winner, first)
 
     def _first_win_of(self, winner: int) -> bool:
         side = self.side_of(winner)
