@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
 
-# The best playable thing there is: a readable self-play demo of a whole match.
+# The best playable thing there is: Tute against bots in the terminal.
 run: $(STAMP)
-	$(VENV)/bin/tute demo
+	$(VENV)/bin/tute play
 
 demo: run
 

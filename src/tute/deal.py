@@ -76,10 +76,12 @@ from .scoring import (
     TARGET,
     cabron_losers,
     losses_3p,
+    payments_3p,
     score_partnership,
     score_per_deal_2p,
     settle_subastado,
     target_winner,
+    winner_3p,
 )
 from .shuffle import MAX_SEED, derive_seed, new_seed, shuffled
 from .variants import Options, Variant, find_variant
@@ -1695,7 +1697,6 @@ class Deal:
         opts = self.options
         n = self._n
         mode = opts.scoring_3p
-        threshold = opts.two_games_threshold or TARGET
         if reason == "renuncio":
             assert who is not None
             guilty = offender if offender is not None else who
@@ -1703,31 +1704,17 @@ class Deal:
             losses = tuple(lost if s == guilty else 0 for s in range(n))
             return None, losses, None
         tute_seat = who if reason == "tute" else None
-        if tute_seat is not None:
-            winner = tute_seat
-        else:
-            over = target_winner(totals, last_seat, opts.multi_over, target=threshold)
-            if over is not None:
-                winner = over
-            else:
-                top = max(totals)
-                best = [s for s in range(n) if totals[s] == top]
-                winner = last_seat if last_seat in best else best[0]
+        winner = winner_3p(totals, last_seat, opts, tute_seat=tute_seat)
         if mode == "losses":
             added = losses_3p(totals, last_seat, opts, tute_seat=tute_seat)
             return winner, tuple(added.get(s, 0) for s in range(n)), None
         if mode == "winner_per_deal":
             return winner, None, None
-        # payments (ACA): cantes paid at once by each opponent; the winner collects 100 from
-        # each (200 if its cards and last trick reach 101); a tute collects 200
-        pay = [0] * n
+        cantes: list[list[int]] = [[] for _ in range(n)]
         for s, _d, p in self._cantes:
-            for o in range(n):
-                pay[o] += p * (n - 1) if o == s else -p
+            cantes[s].append(p)
         own = points[winner] + (LAST_TRICK_BONUS if last_seat == winner else 0)
-        stake = 200 if tute_seat is not None or own >= TARGET else 100
-        for o in range(n):
-            pay[o] += stake * (n - 1) if o == winner else -stake
+        pay = payments_3p(cantes, winner, own, tute=tute_seat is not None)
         return winner, None, tuple(pay)
 
     # ---------------------------------------------------------------- results, views, copies

@@ -166,7 +166,7 @@ class Match:
     def goal(self) -> str:
         o = self.options
         if self.variant.family == "guinote":
-            return (f"{o.partidas_per_coto} partidas a coto, {o.cotos_to_win} cotos the match")
+            return f"{o.partidas_per_coto} partidas per coto, first to {o.cotos_to_win} cotos"
         if self.variant.stock:
             return f"first to {o.games_to_win} games"
         if self.variant.id == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":

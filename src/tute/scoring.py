@@ -14,10 +14,12 @@ __all__ = [
     "cabron_losers",
     "deal_total",
     "losses_3p",
+    "payments_3p",
     "score_partnership",
     "score_per_deal_2p",
     "settle_subastado",
     "target_winner",
+    "winner_3p",
 ]
 
 LAST_TRICK_BONUS = 10
@@ -157,3 +159,37 @@ def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool]) -> list[int
     # four players: the two middle scores
     order = sorted(range(n), key=lambda i: totals[i])
     return sorted(order[1:-1])
+
+
+def winner_3p(totals: Sequence[int], last_trick_seat: int | None, options: Options,
+              *, tute_seat: int | None = None) -> int:
+    """The winner of a deal among individual players (§4.6): a tute; else whoever reaches the
+    threshold (several: ``multi_over``; under ``winner_per_deal`` the last trick decides, S2);
+    else the highest total (a tie: the last trick, else the first seat)."""
+    if tute_seat is not None:
+        return tute_seat
+    rule = "last_trick" if options.scoring_3p == "winner_per_deal" else options.multi_over
+    over = target_winner(totals, last_trick_seat, rule,
+                         target=options.two_games_threshold or TARGET)
+    if over is not None:
+        return over
+    top = max(totals)
+    best = [s for s, t in enumerate(totals) if t == top]
+    return last_trick_seat if last_trick_seat in best else best[0]
+
+
+def payments_3p(cantes: Sequence[Sequence[int]], winner: int, winner_cards_and_last: int,
+                *, tute: bool = False) -> list[int]:
+    """``scoring_3p=payments`` (ACA): each cante is paid at once by every opponent; the deal
+    winner collects 100 from each opponent, 200 if its cards and last trick reach 101 or it
+    sang a tute. Returns the balance change per seat."""
+    n = len(cantes)
+    pay = [0] * n
+    for seat, sung in enumerate(cantes):
+        for p in sung:
+            for o in range(n):
+                pay[o] += p * (n - 1) if o == seat else -p
+    stake = 200 if tute or winner_cards_and_last >= TARGET else 100
+    for o in range(n):
+        pay[o] += stake * (n - 1) if o == winner else -stake
+    return pay

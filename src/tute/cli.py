@@ -1,0 +1,1548 @@
+"""The ``tute`` command line (ARCHITECTURE.md §3.4).
+
+Data commands (``legal``, ``score``) read JSON Lines on stdin and answer one line per input
+line; the others replay records, deal, list variants, let random bots play, show a demo match
+and run a line-based terminal game. Bad input exits with status 2 and a one-line message that
+names the bad field; no command ever prints a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from . import __version__
+from .actions import Action, parse_action
+from .cards import DECK_40, Card, Suit, parse_card, parse_suit
+from .deal import Deal, DealResult, SeatView
+from .errors import RecordError, TuteError
+from .events import CardPlayed, Declared, Exchanged, TrickTaken
+from .match import Match
+from .records import deal_from_record, match_from_record, parse_record_text
+from .rules import Declaration, explain_plays, trick_winner
+from .scoring import (
+    cabron_losers,
+    deal_total,
+    losses_3p,
+    payments_3p,
+    score_partnership,
+    score_per_deal_2p,
+    settle_subastado,
+    target_winner,
+    winner_3p,
+)
+from .shuffle import derive_seed, new_seed, randbelow
+from .variants import OPTION_SPECS, VARIANTS, MatchSpec, Options, Variant, find_variant
+
+__all__ = ["app", "legal_line", "main", "score_line"]
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Tute, the Spanish trick-taking card game: rules engine tools, bots and a table.",
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InputError(TuteError):
+    """A query that does not fit its schema; the message names the field."""
+
+
+def _bad(message: str) -> NoReturn:
+    raise InputError(message)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"tute: error: {_one_line(message)}", err=True)
+    raise typer.Exit(code)
+
+
+def _guarded(fn: F) -> F:
+    """Turn engine and input errors into a one-line message and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except BrokenPipeError:  # click stops quietly on a closed stdout
+            raise
+        except RecordError as exc:
+            _fail(_record_error_text(exc))
+        except (TuteError, ValueError) as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            where = f" {exc.filename!r}" if exc.filename else ""
+            _fail(f"cannot read{where}: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # a bug: still no traceback unless asked for
+            if _is_cli_flow(exc) or os.environ.get("TUTE_DEBUG"):
+                raise
+            _fail(f"internal error ({type(exc).__name__}: {exc}); set TUTE_DEBUG=1 for details",
+                  code=1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _is_cli_flow(exc: BaseException) -> bool:
+    """Exit, Abort and usage errors of Typer (or the Click it may be built on) pass through."""
+    return type(exc).__module__.split(".")[0] in ("typer", "click")
+
+
+def _command(name: str, **kwargs: Any) -> Callable[[F], F]:
+    def register(fn: F) -> F:
+        app.command(name, **kwargs)(_guarded(fn))
+        return fn
+
+    return register
+
+
+class Lang(StrEnum):
+    es = "es"
+    en = "en"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tute {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
+) -> None:
+    """Tute, the Spanish trick-taking card game: rules engine tools, bots and a table."""
+
+
+# =============================================================================================
+# Small field readers shared by the JSON Lines commands
+
+_MISSING: Any = object()
+
+
+def _field(obj: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
+    if name in obj:
+        return obj[name]
+    if default is _MISSING:
+        _bad(f"missing field {name!r}")
+    return default
+
+
+def _int(value: Any, field: str, lo: int = 0, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _bad(f"field {field!r}: expected an integer, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        _bad(f"field {field!r}: {value} is out of range ({span})")
+    return value
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        _bad(f"field {field!r}: expected true or false, got {value!r}")
+    return value
+
+
+def _card(value: Any, field: str) -> Card:
+    try:
+        return parse_card(value)
+    except TuteError as exc:
+        _bad(f"field {field!r}: {exc}")
+
+
+def _seat(value: Any, field: str, n: int) -> int:
+    """A seat as an integer or ``seatN``."""
+    if isinstance(value, str) and value.lower().startswith("seat") and value[4:].isdigit():
+        value = int(value[4:])
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        _bad(f"field {field!r}: invalid seat {value!r}: expected 0..{n - 1} or seat0..seat{n - 1}")
+    return value
+
+
+def _variant_and_options(data: Mapping[str, Any]) -> tuple[Variant, Options]:
+    name = data.get("variant", "tute_parejas")
+    try:
+        variant = find_variant(name)
+    except TuteError as exc:
+        _bad(f"field 'variant': {exc}")
+    options = data.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        _bad(f"field 'options': expected an object of option flags, got {options!r}")
+    if "players" in data and "players" not in options:  # S22 writes it at the top level
+        options = {**options, "players": data["players"]}
+    try:
+        return variant, variant.resolve(options)
+    except TuteError as exc:
+        _bad(f"field 'options': {exc}")
+
+
+# Keys of the rule cases that describe or expect rather than ask; a query may carry them.
+_NOTE_KEYS = frozenset({"id", "title", "note", "why", "detail", "result", "made", "legal", "alt",
+                        "auction", "event", "stake_each", "losers"})
+_LEGAL_KEYS = frozenset({"variant", "trump", "phase", "trick", "to_play", "hand", "options",
+                         "partners"})
+_SCORE_KEYS = frozenset({"variant", "options", "players", "sides", "mano_side", "totals",
+                         "last_trick", "tute", "contract", "declarer", "declarer_total",
+                         "idle_dealer", "takeover", "took_trick", "no_trick", "all_took_tricks"})
+
+
+def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
+    """Refuse unknown fields (a misspelt optional field would otherwise be ignored)."""
+    for key in data:
+        if key in known or key in _NOTE_KEYS or (
+                known is _SCORE_KEYS and isinstance(key, str) and key.startswith("seat")
+                and key[4:].isdigit()):
+            continue
+        _bad(f"unknown field {key!r}; valid fields: {', '.join(sorted(known))}")
+
+
+def _pack(variant: Variant, opts: Options) -> int:
+    """The cards that may appear. Cabrón is played with 36 or 40 cards depending on the table
+    (rule case P39 has a 2 with the 3-player default), so it accepts all 40; subastado with a
+    widow card plays with 40."""
+    if variant.id == "tute_cabron":
+        return DECK_40
+    if variant.id == "tute_subastado" and opts.widow_card:
+        return DECK_40
+    return variant.deck
+
+
+def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
+    """Answer every non-blank stdin line with one JSON line; exit 2 if any line was bad."""
+    errors = 0
+    for number, raw in enumerate(_stdin_lines(), 1):
+        if isinstance(raw, UnicodeDecodeError):
+            out: dict[str, Any] = {"error": f"line is not valid UTF-8: {raw.reason}"}
+        else:
+            if not raw.strip():
+                continue
+            try:
+                out = handle(json.loads(raw))
+            except json.JSONDecodeError as exc:
+                out = {"error": f"invalid JSON: {exc.msg} at column {exc.colno}"}
+            except (TuteError, ValueError) as exc:
+                out = {"error": _one_line(str(exc))}
+            except Exception as exc:  # unvalidated input reaching the engine: report, go on
+                if os.environ.get("TUTE_DEBUG"):
+                    raise
+                out = {"error": f"internal error ({type(exc).__name__}: {_one_line(str(exc))})"}
+        if "error" in out:
+            errors += 1
+            typer.echo(f"tute: line {number}: {out['error']}", err=True)
+        typer.echo(json.dumps(out, ensure_ascii=False))
+    if errors:
+        raise typer.Exit(2)
+
+
+def _stdin_lines() -> Iterator[str | UnicodeDecodeError]:
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:
+        yield from sys.stdin
+        return
+    for raw in binary:
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield exc
+
+
+# =============================================================================================
+# tute legal
+
+
+def legal_line(data: Any) -> dict[str, Any]:
+    """Answer one legality query (the schema of the P cases of rule_cases.md)."""
+    if not isinstance(data, dict):
+        _bad("expected a JSON object with variant, trump, phase, trick, to_play and hand")
+    _check_keys(data, _LEGAL_KEYS)
+    variant, opts = _variant_and_options(data)
+    n = variant.seat_count(opts)
+    trump = _trump(variant, _field(data, "trump"))
+    phase = data.get("phase")
+    if phase is None:
+        phase = "obligated"
+    if phase not in ("obligated", "stock"):
+        _bad(f"field 'phase': invalid phase {phase!r}: expected 'obligated' or 'stock'")
+    if phase == "stock" and not variant.stock:
+        _bad(f"field 'phase': {variant.id} has no stock, so no 'stock' phase; use 'obligated'")
+    pack = _pack(variant, opts)
+    where: dict[Card, str] = {}
+
+    def place(card: Card, field: str, part: str) -> None:
+        if not card.mask & pack:
+            _bad(f"field {field!r}: card {card} is not in the {variant.id} pack")
+        if card in where:
+            also = where[card]
+            _bad(f"field {field!r}: card {card} appears twice in {part!r}" if also == part
+                 else f"field {field!r}: card {card} is both in 'trick' and in 'hand'")
+        where[card] = part
+
+    raw_trick = data.get("trick")
+    if raw_trick is None:
+        raw_trick = []
+    if not isinstance(raw_trick, list):
+        _bad(f"field 'trick': expected a list of [seat, card], got {raw_trick!r}")
+    if len(raw_trick) >= n:
+        _bad(f"field 'trick': holds {len(raw_trick)} cards but {variant.id} is played by {n}, "
+             "so nobody is left to play")
+    trick: list[tuple[int, Card]] = []
+    for i, entry in enumerate(raw_trick):
+        field = f"trick[{i}]"
+        if not isinstance(entry, list) or len(entry) != 2:
+            _bad(f"field {field!r}: expected [seat, card], got {entry!r}")
+        seat, card = _seat(entry[0], field, n), _card(entry[1], field)
+        if trick and seat != (trick[-1][0] + 1) % n:
+            _bad(f"field {field!r}: seat {seat} cannot play after seat {trick[-1][0]}; "
+                 f"seat {(trick[-1][0] + 1) % n} plays next")
+        place(card, field, "trick")
+        trick.append((seat, card))
+    to_play: int | None = None
+    if "to_play" in data:
+        to_play = _seat(data["to_play"], "to_play", n)
+    if trick:
+        after = (trick[-1][0] + 1) % n
+        if to_play is not None and to_play != after:
+            _bad(f"field 'to_play': seat {to_play} is not next in the trick; seat {after} is")
+        to_play = after
+    raw_hand = _field(data, "hand")
+    if not isinstance(raw_hand, list):
+        _bad(f"field 'hand': expected a list of cards, got {raw_hand!r}")
+    hand = []
+    for i, text in enumerate(raw_hand):
+        card = _card(text, f"hand[{i}]")
+        place(card, f"hand[{i}]", "hand")
+        hand.append(card)
+    groups = _partners(variant, data, n)
+
+    indices = [c.index for _, c in trick]
+    partner_winning = False
+    if trick and to_play is not None:
+        winner = trick[trick_winner(indices, trump, variant.order)][0]
+        partner_winning = winner != to_play and any(
+            winner in g and to_play in g for g in groups)
+    legal, why = explain_plays(
+        sum(c.mask for c in hand), indices, trump, variant.order, phase=phase,
+        stock_phase_rule=opts.stock_phase_rule, partner_winning=partner_winning,
+        partner_exemption=opts.partner_exemption, must_undertrump=opts.must_undertrump,
+        must_head_after_ruff=opts.must_head_after_ruff,
+    )
+    return {
+        "legal": [str(c) for c in hand if c.mask & legal],
+        "why": {str(c): why.get(c.index, "not a legal card here")
+                for c in hand if not c.mask & legal},
+    }
+
+
+def _trump(variant: Variant, value: Any) -> int | None:
+    if value is None:
+        if variant.id != "tute_cabron":
+            _bad(f"field 'trump': null (no trump) only happens in tute_cabron; {variant.id} "
+                 "needs a suit o, c, e or b")
+        return None
+    try:
+        return int(parse_suit(value))
+    except TuteError as exc:
+        _bad(f"field 'trump': {exc}")
+
+
+def _partners(variant: Variant, data: Mapping[str, Any], n: int) -> list[set[int]]:
+    if "partners" not in data:
+        return [{0, 2}, {1, 3}] if variant.partnerships else []
+    value = data["partners"]
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
+        _bad(f"field 'partners': expected null or a list of seat lists such as "
+             f"[[0, 2], [1, 3]], got {value!r}")
+    groups: list[set[int]] = []
+    taken: set[int] = set()
+    for g in value:
+        group = {_seat(s, "partners", n) for s in g}
+        if group & taken or len(group) != len(g):
+            _bad(f"field 'partners': a seat appears twice in {value!r}")
+        taken |= group
+        groups.append(group)
+    return groups
+
+
+@_command("legal")
+def legal_command() -> None:
+    """Legal cards of situations read as JSON Lines on stdin (schema of the P cases).
+
+    Each line: {"variant", "trump", "phase": "obligated"|"stock", "trick": [[seat, card], ...],
+    "to_play", "hand", optional "options" and "partners"}. Each answer:
+    {"legal": [...], "why": {"<card>": "<reason>"}} or {"error": "..."} (then exit status 2).
+    """
+    _json_lines(legal_line)
+
+
+# =============================================================================================
+# tute score
+
+
+@dataclass(frozen=True)
+class _Party:
+    name: str
+    card_points: int
+    cantes: tuple[int, ...]
+    last_trick: bool
+
+    def total(self, count_cantes: bool = True) -> int:
+        return deal_total(self.card_points, self.cantes if count_cantes else (), self.last_trick)
+
+
+def _party(name: str, value: Any, field: str) -> _Party:
+    if not isinstance(value, dict):
+        _bad(f"field {field!r}: expected an object with card_points, cantes and last_trick, "
+             f"got {value!r}")
+    for key in value:
+        if key not in ("card_points", "cantes", "last_trick"):
+            _bad(f"field '{field}.{key}': unknown; expected card_points, cantes, last_trick")
+    if "card_points" not in value:
+        _bad(f"field '{field}.card_points': missing")
+    points = _int(value["card_points"], f"{field}.card_points", 0, 120)
+    cantes = value.get("cantes") or []
+    if not isinstance(cantes, list) or any(
+            isinstance(c, bool) or not isinstance(c, int) or c not in (20, 40) for c in cantes):
+        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {cantes!r}")
+    last = _bool(value.get("last_trick", False), f"{field}.last_trick")
+    return _Party(name, points, tuple(cantes), last)
+
+
+def _check_parties(parties: Sequence[_Party], *, complete: bool) -> None:
+    """A whole deal: 120 card points, one last trick, at most one 40 and three 20s."""
+    forties = sum(p.cantes.count(40) for p in parties)
+    twenties = sum(p.cantes.count(20) for p in parties)
+    if forties > 1:
+        _bad(f"field 'cantes': {forties} forties declared, but there is only one trump suit")
+    if twenties > 3:
+        _bad(f"field 'cantes': {twenties} twenties declared, but only three suits are not trumps")
+    lasts = [p.name for p in parties if p.last_trick]
+    names = ", ".join(p.name for p in parties)
+    if not complete:
+        if lasts:
+            _bad(f"field '{lasts[0]}.last_trick': a tute ends the deal, so nobody takes the "
+                 "last trick")
+        return
+    points = sum(p.card_points for p in parties)
+    if points != 120:
+        _bad(f"field 'card_points': those of {names} add up to {points}, but a deal has 120")
+    if len(lasts) != 1:
+        _bad(f"field 'last_trick': exactly one of {names} must have last_trick true, "
+             f"got {len(lasts)}")
+
+
+def _check_totals(data: Mapping[str, Any], computed: Mapping[str, int]) -> None:
+    """If the line also gives ``totals`` they must agree with the computed ones."""
+    given = data.get("totals")
+    if not isinstance(given, dict):
+        return
+    for name, value in computed.items():
+        if name in given and given[name] != value:
+            _bad(f"field 'totals': {name} is {given[name]!r} but card points + cantes + last "
+                 f"trick give {value}")
+
+
+def score_line(data: Any) -> dict[str, Any]:
+    """Score one deal (the schema of the S cases of rule_cases.md)."""
+    if not isinstance(data, dict):
+        _bad("expected a JSON object describing one deal (sides, seat0/seat1, totals, ...)")
+    if "cases" in data:
+        _bad("field 'cases': one deal per line; put each case on its own line")
+    _check_keys(data, _SCORE_KEYS)
+    variant, opts = _variant_and_options(data)
+    if variant.id in ("tute_parejas", "guinote"):
+        return _score_pairs(variant, opts, data)
+    if variant.id in ("tute_2p_habanero", "tute_2p_corriente", "guinote_2p"):
+        return _score_two(variant, opts, data)
+    if variant.id == "tute_arrastrado_3p":
+        return _score_three(variant, opts, data)
+    if variant.id == "tute_subastado":
+        return _score_subastado(opts, data)
+    if variant.id == "tute_cabron":
+        return _score_cabron(variant, opts, data)
+    _bad(f"field 'variant': scoring of {variant.id} is not supported")
+
+
+def _named_parties(data: Mapping[str, Any], names: Sequence[str],
+                   required: bool = True) -> list[_Party] | None:
+    source = data.get("sides")
+    if source is None:
+        source = {k: data[k] for k in names if k in data}
+        if not source and not required:
+            return None
+        where = ""
+    else:
+        if not isinstance(source, dict):
+            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {source!r}")
+        where = "sides."
+    if not source:
+        shape = ("'sides' (an object with A and B)" if list(names) == ["A", "B"]
+                 else ", ".join(f"'{k}'" for k in names))
+        _bad(f"missing field {shape}: each with card_points, cantes and last_trick")
+    missing = [k for k in names if k not in source]
+    unknown = [str(k) for k in source if k not in names]
+    if missing or unknown:
+        what = "; ".join(filter(None, [missing and "missing " + ", ".join(missing),
+                                       unknown and "unexpected " + ", ".join(unknown)]))
+        label = "sides" if where else "/".join(names)
+        _bad(f"field {label!r}: expected {', '.join(names)}: {what}")
+    return [_party(k, source[k], f"{where}{k}") for k in names]
+
+
+def _tute_side(data: Mapping[str, Any], names: Sequence[str], n: int,
+               side_of: Callable[[int], int]) -> int | None:
+    value = data.get("tute")
+    if value is None:
+        return None
+    if value in names:
+        return list(names).index(value)
+    return side_of(_seat(value, "tute", n))
+
+
+def _tute_result(opts: Options, name: str, guinote: bool) -> dict[str, Any]:
+    award = opts.tute_award
+    if guinote and award == "partida":
+        return {"deal_ends": True, "partida_winner": name}
+    if award in ("match", "partida"):
+        return {"deal_ends": True, "winner": name, "match_won": True}
+    return {"deal_ends": True, "winner": name, "games": 2 if award == "two_games" else 1}
+
+
+def _cantes_count(opts: Options, p: _Party) -> bool:
+    return not (opts.thirty_malas and p.card_points < 30)
+
+
+def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    names = ("A", "B")
+    guinote = variant.family == "guinote"
+    tute = _tute_side(data, names, 4, lambda s: s % 2)
+    parties = _named_parties(data, names, required=tute is None)
+    totals: dict[str, int] | None = None
+    if parties is not None:
+        _check_parties(parties, complete=tute is None)
+        totals = {p.name: p.total(_cantes_count(opts, p)) for p in parties}
+        _check_totals(data, totals)
+    if tute is not None:
+        return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
+    assert parties is not None and totals is not None
+    values = [totals["A"], totals["B"]]
+    last = next(i for i, p in enumerate(parties) if p.last_trick)
+    if guinote:
+        w = target_winner(values, last, opts.both_over)
+        result: dict[str, Any] = ({"partida_winner": None, "vueltas": True} if w is None
+                                  else {"partida_winner": names[w]})
+        return {"totals": totals, "result": result}
+    mano = data.get("mano_side")
+    if mano is not None and mano not in names:
+        _bad(f"field 'mano_side': expected 'A' or 'B', got {mano!r}")
+    if values[0] == values[1] and opts.tie_break == "mano_side" and mano is None:
+        _bad("field 'mano_side': needed to break the tie under tie_break=mano_side")
+    out = score_partnership(values, last, opts, mano_side=names.index(mano) if mano else 0,
+                            sang=[bool(p.cantes) for p in parties])
+    if out.replay:
+        result = {"winner": None, "games": 0, "replay": True}
+    else:
+        assert out.winner is not None
+        result = {"winner": names[out.winner], "games": out.games}
+    return {"totals": totals, "result": result}
+
+
+def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    names = ("seat0", "seat1")
+    guinote = variant.family == "guinote"
+    tute = _tute_side(data, names, 2, lambda s: s)
+    parties = _named_parties(data, names, required=tute is None)
+    totals: dict[str, int] | None = None
+    if parties is not None:
+        _check_parties(parties, complete=tute is None)
+        totals = {p.name: p.total(_cantes_count(opts, p)) for p in parties}
+        _check_totals(data, totals)
+    if tute is not None:
+        return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
+    assert parties is not None and totals is not None
+    values = [totals[k] for k in names]
+    last = next(i for i, p in enumerate(parties) if p.last_trick)
+    key = "partida_winner" if guinote else "winner"
+    if opts.scoring_2p == "per_deal":
+        out = score_per_deal_2p(values, last, [bool(p.cantes) for p in parties])
+        assert out.winner is not None
+        return {"totals": totals, "result": {"winner": names[out.winner], "games": out.games}}
+    w = target_winner(values, last, opts.both_over)
+    result = {key: None, "vueltas": True} if w is None else {key: names[w]}
+    return {"totals": totals, "result": result}
+
+
+def _seat_totals(data: Mapping[str, Any], names: Sequence[str], hi: int) -> dict[str, int]:
+    given = _field(data, "totals")
+    if not isinstance(given, dict):
+        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {given!r}")
+    if set(given) != set(names):
+        _bad(f"field 'totals': expected exactly {', '.join(names)} ({len(names)} players), "
+             f"got {', '.join(map(str, given))}")
+    return {k: _int(given[k], f"totals.{k}", 0, hi) for k in names}
+
+
+def _score_three(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    n = variant.seat_count(opts)
+    names = [f"seat{i}" for i in range(n)]
+    tute = _tute_side(data, names, n, lambda s: s)
+    parties = _named_parties(data, names, required=False)
+    last: int | None
+    if parties is not None:
+        _check_parties(parties, complete=tute is None)
+        totals = {p.name: p.total() for p in parties}
+        _check_totals(data, totals)
+        last = next((i for i, p in enumerate(parties) if p.last_trick), None)
+    else:
+        totals = _seat_totals(data, names, 230)
+        lt = data.get("last_trick")
+        last = None if lt is None else _seat(lt, "last_trick", n)
+    values = [totals[k] for k in names]
+    if opts.scoring_3p == "losses":
+        losses = losses_3p(values, last, opts, tute_seat=tute)
+        return {"totals": totals,
+                "result": {"losses_added": {names[i]: v for i, v in sorted(losses.items())}}}
+    win = winner_3p(values, last, opts, tute_seat=tute)
+    if opts.scoring_3p == "winner_per_deal":
+        return {"totals": totals, "result": {"winner": names[win]}}
+    if parties is None:
+        _bad("field 'seat0': scoring_3p=payments needs each seat's card_points, cantes and "
+             "last_trick, not only totals")
+    pay = payments_3p([p.cantes for p in parties], win, parties[win].total(False),
+                      tute=tute is not None)
+    balance = {names[j]: pay[j] for j in range(n)}
+    return {"totals": totals, "result": {"winner": names[win], "balances": balance}}
+
+
+def _score_subastado(opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    if opts.settlement != "payments":
+        _bad("field 'options': settlement='points' has no per-deal formula in the rule book; "
+             "tute score settles payments only")
+    people = opts.seats
+    contract = _field(data, "contract")
+    if not isinstance(contract, dict):
+        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {contract!r}")
+    for key in ("declarer", "bid"):
+        if key not in contract:
+            _bad(f"field 'contract.{key}': missing")
+    declarer = _seat(contract["declarer"], "contract.declarer", people)
+    bid = _int(contract["bid"], "contract.bid", opts.min_bid)
+    if contract.get("trump") is not None:
+        try:
+            parse_suit(contract["trump"])
+        except TuteError as exc:
+            _bad(f"field 'contract.trump': {exc}")
+    takeover = _bool(data.get("takeover", False), "takeover")
+    idle: int | None = None
+    if people == 4:
+        idle = _seat(data.get("idle_dealer", 3), "idle_dealer", 4)
+        if takeover and declarer != idle:
+            _bad(f"field 'contract.declarer': with a takeover the idle dealer (seat{idle}) "
+                 "is the declarer")
+        if not takeover and declarer == idle:
+            _bad(f"field 'contract.declarer': seat{idle} is the idle dealer and sits out "
+                 "unless it takes over ('takeover': true)")
+    else:
+        if "idle_dealer" in data:
+            _bad("field 'idle_dealer': only with options.seats = 4")
+        if takeover:
+            _bad("field 'takeover': only the idle dealer of a 4-person table (seats = 4) "
+                 "can take over")
+    if takeover and not opts.dealer_takeover:
+        _bad("field 'takeover': the option dealer_takeover is off")
+    if not takeover and bid % opts.bid_step:
+        _bad(f"field 'contract.bid': {bid} is not a multiple of bid_step {opts.bid_step}")
+    total: int | None = None
+    if "declarer" in data:
+        p = _party(f"seat{declarer}", data["declarer"], "declarer")
+        if p.cantes.count(40) > 1 or p.cantes.count(20) > 3:
+            _bad(f"field 'declarer.cantes': {list(p.cantes)} is not possible in one deal")
+        total = p.total()
+    if "declarer_total" in data:
+        given = _int(data["declarer_total"], "declarer_total", 0, 230)
+        if total is not None and total != given:
+            _bad(f"field 'declarer_total': {given} but card points + cantes + last trick "
+                 f"give {total}")
+        total = given
+    if total is None:
+        _bad("missing field 'declarer' (card_points, cantes, last_trick) or 'declarer_total'")
+    made, balance = settle_subastado(declarer, bid, total, opts, people=range(people),
+                                     takeover=takeover)
+    return {"totals": {f"seat{declarer}": total},
+            "result": {"made": made,
+                       "balances": {f"seat{s}": v for s, v in sorted(balance.items())}}}
+
+
+def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    n = variant.seat_count(opts)
+    names = [f"seat{i}" for i in range(n)]
+    totals = _seat_totals(data, names, 230)
+    took = [True] * n
+    told = False
+    if "took_trick" in data:
+        told = True
+        value = data["took_trick"]
+        if isinstance(value, dict):
+            for k, v in value.items():
+                took[_seat(k, "took_trick", n)] = _bool(v, f"took_trick.{k}")
+        elif isinstance(value, list):
+            took = [False] * n
+            for s in value:
+                took[_seat(s, "took_trick", n)] = True
+        else:
+            _bad(f"field 'took_trick': expected a list of seats or a map seat -> bool, "
+                 f"got {value!r}")
+    if "no_trick" in data:
+        told = True
+        value = data["no_trick"]
+        if not isinstance(value, list):
+            _bad(f"field 'no_trick': expected a list of seats, got {value!r}")
+        for s in value:
+            took[_seat(s, "no_trick", n)] = False
+    if "all_took_tricks" in data:
+        told = True
+        if _bool(data["all_took_tricks"], "all_took_tricks") != all(took):
+            _bad("field 'all_took_tricks': contradicts 'no_trick' / 'took_trick'")
+    for i, k in enumerate(names):
+        if not took[i] and totals[k]:
+            _bad(f"field 'totals': {k} scored {totals[k]} without taking a trick")
+        if totals[k] == 0 and not told:
+            _bad(f"field 'took_trick': {k} has 0 points; say whether it took a trick "
+                 "(took_trick, no_trick or all_took_tricks)")
+    if not any(took):
+        _bad("field 'took_trick': somebody must have taken the tricks")
+    losers = cabron_losers([totals[k] for k in names], took)
+    return {"totals": totals, "result": {"losers": [names[i] for i in losers]}}
+
+
+@_command("score")
+def score_command() -> None:
+    """Score deals read as JSON Lines on stdin (schema of the S cases).
+
+    Shapes: partnership {"sides": {"A": {card_points, cantes, last_trick}, "B": ...},
+    "mano_side"}; two players {"seat0": ..., "seat1": ...}; arrastrado {"totals": {seatN: n},
+    "last_trick"}; subastado {"contract": {declarer, bid, trump}, "declarer": ... or
+    "declarer_total", "idle_dealer", "takeover"}; cabrón {"totals", "no_trick" / "took_trick"};
+    a tute: {"tute": "<side or seat>"}. Each answer: {"totals": ..., "result": ...} or
+    {"error": "..."} (then exit status 2).
+    """
+    _json_lines(score_line)
+
+
+# =============================================================================================
+# Words and narration (Spanish first, English second)
+
+_EN_RANK = {"A": "ace", "3": "three", "R": "king", "C": "knight", "S": "knave", "7": "seven",
+            "6": "six", "5": "five", "4": "four", "2": "two"}
+
+_TEXT: dict[str, dict[str, str]] = {
+    "es": {
+        "seat": "J{n}",
+        "side": "pareja {s}",
+        "side_seats": "pareja {s} ({a} y {b})",
+        "trick": "Baza {n}: {plays} → gana {w} (+{p})",
+        "trick_you": "Baza {n}: {plays} → la ganas tú (+{p})",
+        "declared": "{who} canta {what} (+{p})",
+        "declared_tute": "{who} canta {what}: se acaba el juego",
+        "exchanged": "{who} cambia {given} por la pinta {taken}",
+        "deal_header": "— Juego {k} · reparte {dealer} · es mano {mano} —",
+        "trump": "Pinta: {card} ({name}); triunfo: {suit}",
+        "trump_suit": "Triunfo: {suit}",
+        "detail_points": "{n} en bazas",
+        "detail_cantes": "{n} de cantes",
+        "detail_last": "10 de últimas",
+        "result": "Tantos: {parts}",
+        "wins_games": "→ gana {who}: {g} juego{s}",
+        "wins_tute": "→ tute: gana {who}",
+        "wins": "→ gana {who}",
+        "match_won": " y se lleva la partida",
+        "replay": "→ empate: se repite el juego",
+        "vueltas": "→ nadie llega a 101: se juega de vueltas",
+        "score": "Marcador: {score} ({goal})",
+        "series": "serie de {n} juegos",
+        "race": "a {n} juegos",
+        "match_winner": "¡Gana la partida {who}, {score}!",
+        "match_none": "La partida termina sin ganador ({score}).",
+        "demo_title": "Tute por parejas: partida de demostración entre bots (semilla {seed})",
+        "demo_sides": "{a} contra {b}",
+        "you": "tú",
+        "play_title": "Tute por parejas (semilla {seed}). Eres {you} ({seat}); tu compañero es "
+                      "{partner}. Escribe ? para la ayuda.",
+        "hand": "Tu mano: {cards}",
+        "playable": "Puedes jugar: {cards}",
+        "can_declare": "Puedes cantar: {decls} (o jugar carta)",
+        "poll": "Tienes la palabra: {acts}",
+        "table": "En la mesa: {plays}",
+        "you_lead": "Sales tú.",
+        "points": "Puntos en bazas: {pts}",
+        "prompt": "Tu jugada> ",
+        "illegal": "No se puede: {why}",
+        "bad_number": "No hay carta {n} en tu mano (1-{m}).",
+        "plays": "{who} juega {card}",
+        "quit": "Hasta otra.",
+        "help": ("Escribe una carta (Ao, 3c, Rb...), su número en la lista, un cante "
+                 "(cuarenta, veinte:c, tute_reyes), 'pass' para no cantar, '?' para esta ayuda "
+                 "o 'q' para salir. Rangos A 3 R C S 7 6 5 4 2; palos o=oros c=copas "
+                 "e=espadas b=bastos."),
+        "goal": "Objetivo: {goal}",
+        "record_ok": "Registro válido: {what}",
+        "record_deal": "{variant}, reparte {dealer}",
+        "record_unfinished": "El registro está sin terminar: le toca a {who} ({n} acciones).",
+        "record_match": "partida de {variant}, {deals} juegos",
+        "deal_title": "{variant} · semilla {seed}",
+        "deal_dealer": "Reparte {dealer}; es mano {mano}",
+        "deal_stock": "Mazo: {n} cartas (con la pinta)",
+        "deal_hand": "{who}: {cards}",
+        "BidMade": "{who} puja {points}",
+        "AuctionWon": "{who} gana la subasta con {points}",
+        "TookOver": "{who} se queda con las cartas de {other} por {points}",
+        "TrumpNamed": "{who} elige triunfo: {suit}",
+        "ThrownIn": "{who} tira la mano floja: se reparte de nuevo",
+        "void": "→ juego anulado ({why})",
+        "contract": "→ contrato de {who} a {bid}: {verdict}",
+        "made": "cumplido",
+        "failed": "fallado",
+        "balances": "Pagos: {parts}",
+        "losses1": "Pierde un juego: {who}",
+        "lossesN": "Pierden un juego: {who}",
+    },
+    "en": {
+        "seat": "P{n}",
+        "side": "side {s}",
+        "side_seats": "side {s} ({a} and {b})",
+        "trick": "Trick {n}: {plays} → {w} wins (+{p})",
+        "trick_you": "Trick {n}: {plays} → you win (+{p})",
+        "declared": "{who} declares {what} (+{p})",
+        "declared_tute": "{who} declares {what}: the deal ends",
+        "exchanged": "{who} exchanges {given} for the upcard {taken}",
+        "deal_header": "— Deal {k} · dealer {dealer} · {mano} leads —",
+        "trump": "Trump card: {card} ({name}); trumps: {suit}",
+        "trump_suit": "Trumps: {suit}",
+        "detail_points": "{n} in tricks",
+        "detail_cantes": "{n} in cantes",
+        "detail_last": "10 for the last trick",
+        "result": "Totals: {parts}",
+        "wins_games": "→ {who} wins: {g} game{s}",
+        "wins_tute": "→ tute: {who} wins",
+        "wins": "→ {who} wins",
+        "match_won": " and takes the match",
+        "replay": "→ tie: the deal is replayed",
+        "vueltas": "→ nobody reached 101: a deal de vueltas follows",
+        "score": "Score: {score} ({goal})",
+        "series": "series of {n} deals",
+        "race": "first to {n} games",
+        "match_winner": "{who} wins the match, {score}!",
+        "match_none": "The match ends without a winner ({score}).",
+        "demo_title": "Partnership Tute: demo match between bots (seed {seed})",
+        "demo_sides": "{a} against {b}",
+        "you": "you",
+        "play_title": "Partnership Tute (seed {seed}). You are {you} ({seat}); your partner is "
+                      "{partner}. Type ? for help.",
+        "hand": "Your hand: {cards}",
+        "playable": "You may play: {cards}",
+        "can_declare": "You may declare: {decls} (or play a card)",
+        "poll": "Your call: {acts}",
+        "table": "On the table: {plays}",
+        "you_lead": "You lead.",
+        "points": "Card points taken: {pts}",
+        "prompt": "Your move> ",
+        "illegal": "Not allowed: {why}",
+        "bad_number": "There is no card {n} in your hand (1-{m}).",
+        "plays": "{who} plays {card}",
+        "quit": "Bye.",
+        "help": ("Type a card (Ao, 3c, Rb...), its number in the list, a declaration "
+                 "(cuarenta, veinte:c, tute_reyes), 'pass' to decline, '?' for this help or "
+                 "'q' to quit. Ranks A 3 R C S 7 6 5 4 2; suits o=coins c=cups e=swords "
+                 "b=clubs."),
+        "goal": "Goal: {goal}",
+        "record_ok": "Valid record: {what}",
+        "record_deal": "{variant}, dealer {dealer}",
+        "record_unfinished": "The record is unfinished: {who} is to move ({n} actions).",
+        "record_match": "{variant} match, {deals} deals",
+        "deal_title": "{variant} · seed {seed}",
+        "deal_dealer": "Dealer {dealer}; {mano} leads",
+        "deal_stock": "Stock: {n} cards (upcard included)",
+        "deal_hand": "{who}: {cards}",
+        "BidMade": "{who} bids {points}",
+        "AuctionWon": "{who} wins the auction with {points}",
+        "TookOver": "{who} takes over {other}'s cards at {points}",
+        "TrumpNamed": "{who} names trumps: {suit}",
+        "ThrownIn": "{who} throws in a weak hand: the deal is dealt again",
+        "void": "→ deal void ({why})",
+        "contract": "→ {who}'s contract at {bid}: {verdict}",
+        "made": "made",
+        "failed": "failed",
+        "balances": "Payments: {parts}",
+        "losses1": "Loses a game: {who}",
+        "lossesN": "Lose a game: {who}",
+    },
+}
+
+
+class _Words:
+    """Localised phrases for one language and one table (who is called what)."""
+
+    def __init__(self, lang: str, variant: Variant, you: int | None = None):
+        self.lang = lang
+        self.t = _TEXT[lang]
+        self.variant = variant
+        self.you = you
+
+    def __call__(self, key: str, **kw: Any) -> str:
+        return self.t[key].format(**kw)
+
+    def seat(self, s: int) -> str:
+        name = self("seat", n=s)
+        return self("you") if s == self.you else name
+
+    def side(self, i: int) -> str:
+        if self.variant.partnerships:
+            return self("side", s="AB"[i])
+        return self.seat(i)
+
+    def side_seats(self, i: int, the: bool = False) -> str:
+        if not self.variant.partnerships:
+            return self.seat(i)
+        text = self("side_seats", s="AB"[i], a=self.seat(i), b=self.seat(i + 2))
+        return self.the(text) if the else text
+
+    def the(self, text: str) -> str:
+        """With the article, for a side as the subject of a Spanish sentence."""
+        return f"la {text}" if self.lang == "es" and self.variant.partnerships else text
+
+    def suit(self, s: Suit) -> str:
+        return s.spanish if self.lang == "es" else s.english
+
+    def card_name(self, c: Card) -> str:
+        if self.lang == "es":
+            return c.spanish()
+        return f"{_EN_RANK[c.rank.letter]} of {c.suit.english}"
+
+    def declaration(self, d: Declaration, trump: Suit | None) -> str:
+        es = self.lang == "es"
+        if d.kind == "cuarenta":
+            return "las cuarenta" if es else "the forty (trump marriage)"
+        if d.kind == "veinte" and d.suit is not None:
+            return (f"las veinte en {d.suit.spanish}" if es
+                    else f"twenty in {d.suit.english}")
+        kind = {"tute_reyes": ("reyes", "kings"), "tute_caballos": ("caballos", "knights"),
+                "tute_sotas": ("sotas", "knaves")}.get(d.kind, (d.kind, d.kind))
+        return f"tute de {kind[0]}" if es else f"tute of {kind[1]}"
+
+    def trump_line(self, card: Card | None, trump: Suit | None) -> str:
+        if card is None:
+            return "" if trump is None else self("trump_suit", suit=self.suit(trump))
+        return self("trump", card=str(card), name=self.card_name(card), suit=self.suit(card.suit))
+
+    def plays(self, plays: Sequence[tuple[int, Card]]) -> str:
+        return ", ".join(f"{self.seat(s)} {c}" for s, c in plays)
+
+    def event(self, ev: Any, deal: Deal) -> str | None:
+        """One log line for a public event, or None for the events a log leaves out."""
+        if isinstance(ev, TrickTaken):
+            plays = [((ev.leader + i) % deal.seats, c) for i, c in enumerate(ev.cards)]
+            key = "trick_you" if ev.winner == self.you else "trick"
+            return self(key, n=ev.number, plays=self.plays(plays), w=self.seat(ev.winner),
+                        p=ev.points)
+        if isinstance(ev, Declared):
+            what = self.declaration(ev.declaration, deal.trump)
+            if ev.declaration.is_tute:
+                return self("declared_tute", who=self.seat(ev.seat), what=what)
+            return self("declared", who=self.seat(ev.seat), what=what, p=ev.points)
+        if isinstance(ev, Exchanged):
+            return self("exchanged", who=self.seat(ev.seat), given=str(ev.given),
+                        taken=str(ev.taken))
+        name = type(ev).__name__  # auction events, by name: they are newer than this module
+        if name in self.t and hasattr(ev, "seat"):
+            fields = ev._asdict()
+            return self(name, who=self.seat(ev.seat), points=fields.get("points", ""),
+                        other=self.seat(fields.get("from_seat", 0)),
+                        suit=self.suit(fields["suit"]) if "suit" in fields else "")
+        return None
+
+    def deal_header(self, deal: Deal, k: int) -> list[str]:
+        lines = [self("deal_header", k=k, dealer=self.seat(deal.dealer), mano=self.seat(deal.mano))]
+        card = deal.trump_card if deal.trump_card is not None else deal.initial_upcard
+        line = self.trump_line(card, deal.trump)
+        if line:
+            lines.append(line)
+        return lines
+
+    def result_lines(self, res: DealResult) -> list[str]:
+        parts = []
+        for i, total in enumerate(res.totals):
+            bits = [self("detail_points", n=res.card_points[i])]
+            if res.cantes[i]:
+                bits.append(self("detail_cantes", n=sum(res.cantes[i])))
+            if res.last_trick[i]:
+                bits.append(self("detail_last"))
+            parts.append(f"{self.side(i)} {total} ({' + '.join(bits)})")
+        void = getattr(res, "void", None)
+        if void:
+            return [self("void", why=void)]
+        lines = [self("result", parts=" · ".join(parts))]
+        contract = getattr(res, "contract", None)
+        if contract is not None and getattr(res, "made", None) is not None:
+            verdict = self("made") if res.made else self("failed")
+            lines.append(self("contract", who=self.seat(contract[0]), bid=contract[1],
+                              verdict=verdict))
+        balances = getattr(res, "balances", None)
+        if balances is not None:
+            lines.append(self("balances", parts=" · ".join(
+                f"{self.side(i)} {b:+d}" for i, b in enumerate(balances))))
+        losses = getattr(res, "losses", None)
+        if losses is not None and any(losses):
+            losers = [self.side(i) for i, n in enumerate(losses) if n]
+            lines.append(self("lossesN" if len(losers) > 1 else "losses1", who=", ".join(losers)))
+        if res.replay:
+            lines.append(self("replay"))
+        elif res.winner is None:
+            if getattr(res, "vueltas", False):
+                lines.append(self("vueltas"))
+        else:
+            who = self.the(self.side(res.winner))
+            g = res.games[res.winner]
+            if res.reason == "tute":
+                line = self("wins_tute", who=who)
+            elif g:
+                line = self("wins_games", who=who, g=g, s="" if g == 1 else "s")
+            else:
+                line = self("wins", who=who)
+            lines.append(line + (self("match_won") if res.match_won else ""))
+        return lines
+
+    def score(self, games: Sequence[int]) -> str:
+        if self.variant.partnerships:
+            return f"A {games[0]} – B {games[1]}"
+        return " – ".join(f"{self.seat(i)} {g}" for i, g in enumerate(games))
+
+    def goal(self, match: Match) -> str:
+        spec = match.options.match
+        if self.variant.id == "tute_parejas":
+            return self("series" if spec.mode == "series" else "race", n=spec.n)
+        return match.goal()
+
+    def match_end(self, match: Match) -> str:
+        res = match.result()
+        games = list(res.games)
+        if res.winner is None:
+            return self("match_none", score=self.score(games))
+        top = games[res.winner]
+        rest = max((g for i, g in enumerate(games) if i != res.winner), default=0)
+        sep = " a " if self.lang == "es" else "–"
+        return self("match_winner", who=self.side_seats(res.winner, the=True),
+                    score=f"{top}{sep}{rest}")
+
+
+def _reason(lang: str, text: str) -> str:
+    """An engine reason (English) in the UI language, when tute.i18n can translate it."""
+    try:
+        from .i18n import reason
+    except ImportError:
+        return text
+    try:
+        return str(reason(lang, text))
+    except Exception:
+        return text
+
+
+def _bot_choice(rng: random.Random, actions: Sequence[Action], *, sings: bool = False) -> Action:
+    """A random bot: uniform among the legal actions (``sings``: always declare if it can)."""
+    if sings:
+        decls = [a for a in actions if isinstance(a, Declaration)]
+        if decls:
+            return decls[0]  # the engine lists a tute first, then the 40, then 20s
+    return actions[randbelow(rng, len(actions))]
+
+
+# =============================================================================================
+# tute replay
+
+
+def _record_error_text(exc: RecordError) -> str:
+    if exc.index is not None:
+        return f"first illegal action at index {exc.index}: {exc}"
+    return str(exc)
+
+
+@_command("replay")
+def replay_command(
+    file: Annotated[str, typer.Argument(help="Record file (JSON), or - for stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="Print the play trick by trick.")] = False,
+    lang: Annotated[Lang, typer.Option(help="Language of the text output.")] = Lang.es,
+) -> None:
+    """Validate a game record (a deal or a match) and print its result.
+
+    A bad record prints the index of the first illegal action and why, and exits with 2.
+    """
+    if file == "-":
+        text: bytes = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
+            sys.stdin.read().encode())
+    else:
+        try:
+            with open(file, "rb") as fh:
+                text = fh.read()
+        except OSError as exc:
+            _fail(f"cannot read record file {file!r}: {exc.strerror or exc}")
+    try:
+        data = parse_record_text(text)
+        kind = data.get("kind", "deal")
+        game: Deal | Match = (match_from_record(data) if kind == "match"
+                              else deal_from_record(data))
+    except RecordError as exc:
+        if as_json:
+            typer.echo(json.dumps({"valid": False, "index": exc.index, "field": exc.field,
+                                   "error": _one_line(str(exc))}, ensure_ascii=False))
+        _fail(_record_error_text(exc))
+    deals = game.deals if isinstance(game, Match) else [game]
+    if as_json:
+        out: dict[str, Any] = {"valid": True, "kind": "match" if isinstance(game, Match)
+                               else "deal", "variant": deals[0].variant.id,
+                               "over": game.is_over()}
+        out["result"] = game.result().to_json() if game.is_over() else None
+        if isinstance(game, Match):
+            out["deals"] = [d.result().to_json() if d.is_over() else None for d in deals]
+        if verbose:
+            out["tricks"] = [[{"number": t.number, "leader": t.leader, "winner": t.winner,
+                               "points": t.points, "cards": [str(c) for c in t.cards]}
+                              for t in d.tricks] for d in deals]
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    w = _Words(lang.value, deals[0].variant)
+    if isinstance(game, Match):
+        typer.echo(w("record_ok", what=w("record_match", variant=game.variant.id,
+                                         deals=len(deals))))
+    else:
+        typer.echo(w("record_ok", what=w("record_deal", variant=game.variant.id,
+                                         dealer=w.seat(game.dealer))))
+        trump_line = w.trump_line(game.trump_card or game.initial_upcard, game.trump)
+        if trump_line and not verbose:
+            typer.echo(trump_line)
+    for k, deal in enumerate(deals, 1):
+        if verbose or len(deals) > 1:
+            for line in w.deal_header(deal, k):
+                typer.echo(line)
+        if verbose:
+            for ev in deal.events:
+                line = w.event(ev, deal)
+                if line:
+                    typer.echo("  " + line)
+        if deal.is_over():
+            for line in w.result_lines(deal.result()):
+                typer.echo(line)
+        else:
+            typer.echo(w("record_unfinished", who=w.seat(deal.to_move or 0),
+                         n=len(deal.actions)))
+    if isinstance(game, Match):
+        if game.is_over():
+            typer.echo(w.match_end(game))
+        else:
+            typer.echo(w("score", score=w.score(game.games), goal=w.goal(game)))
+
+
+# =============================================================================================
+# tute deal / tute variants
+
+
+def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
+    """``--option k=v``: the value is JSON when it parses (101, true, {...}), else a string."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, sep, text = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            _bad(f"invalid --option {pair!r}: expected NAME=VALUE, e.g. two_games_threshold=101")
+        try:
+            out[name] = json.loads(text)
+        except json.JSONDecodeError:
+            out[name] = text
+    return out
+
+
+OptionList = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="Option flag NAME=VALUE (repeatable); see `tute variants --options`.")]
+
+
+@_command("deal")
+def deal_command(
+    variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
+        "tute_parejas"),
+    seed: Annotated[int | None, typer.Option(help="Deal seed (default: a fresh one).")] = None,
+    dealer: Annotated[int | None, typer.Option(help="Dealer seat (default: from the seed).")
+                      ] = None,
+    option: OptionList = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: Annotated[Lang, typer.Option(help="Language of the text output.")] = Lang.es,
+) -> None:
+    """Show a dealt deal: every hand, the dealer, mano and the trump card (writes nothing)."""
+    deal = Deal.new(find_variant(variant), seed=seed if seed is not None else new_seed(),
+                    dealer=dealer, options=_parse_options(option))
+    var = deal.variant
+    if as_json:
+        typer.echo(json.dumps({
+            "variant": var.id, "seed": deal.seed, "dealer": deal.dealer, "mano": deal.mano,
+            "trump": None if deal.trump is None else deal.trump.letter,
+            "trump_card": None if deal.trump_card is None else str(deal.trump_card),
+            "upcard": None if deal.initial_upcard is None else str(deal.initial_upcard),
+            "stock_count": deal.stock_count,
+            "hands": [h.to_list() for h in deal.hands],
+            "options": {k: v.to_json() if isinstance(v, MatchSpec) else v
+                        for k, v in _changed_options(deal.options, var).items()},
+        }, ensure_ascii=False))
+        return
+    w = _Words(lang.value, var)
+    typer.echo(w("deal_title", variant=var.name, seed=deal.seed))
+    typer.echo(w("deal_dealer", dealer=w.seat(deal.dealer), mano=w.seat(deal.mano)))
+    trump_line = w.trump_line(deal.trump_card or deal.initial_upcard, deal.trump)
+    if trump_line:
+        typer.echo(trump_line)
+    if var.stock:
+        typer.echo(w("deal_stock", n=deal.stock_count))
+    for s, hand in enumerate(deal.hands):
+        who = w.seat(s) + (f" ({'AB'[s % 2]})" if var.partnerships else "")
+        typer.echo(w("deal_hand", who=who, cards=str(hand)))
+
+
+def _changed_options(opts: Options, var: Variant) -> dict[str, Any]:
+    return {name: getattr(opts, name) for name in var.option_names
+            if getattr(opts, name) != getattr(var.defaults, name)}
+
+
+def _json_value(value: Any) -> Any:
+    return value.to_json() if isinstance(value, MatchSpec) else value
+
+
+@_command("variants")
+def variants_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (options included).")
+                       ] = False,
+    options: Annotated[bool, typer.Option("--options", help="List every option of each variant "
+                                          "with its domain and default.")] = False,
+) -> None:
+    """List the variants: id, names, aliases, whether playable, summary (and options)."""
+    if as_json:
+        typer.echo(json.dumps([{
+            "id": v.id, "name": v.name, "english": v.english, "aliases": list(v.aliases),
+            "playable": v.playable, "players": v.players, "partnerships": v.partnerships,
+            "summary": v.summary,
+            "options": {name: {"domain": OPTION_SPECS[name].describe(),
+                               "default": _json_value(getattr(v.defaults, name)),
+                               "doc": OPTION_SPECS[name].doc}
+                        for name in v.option_names},
+        } for v in VARIANTS.values()], ensure_ascii=False))
+        return
+    for v in VARIANTS.values():
+        state = "playable" if v.playable else "not playable yet (legal/score only)"
+        typer.echo(f"{v.id}  {v.name} / {v.english}  [{state}]")
+        typer.echo(f"    {v.summary}")
+        typer.echo(f"    aliases: {', '.join(v.aliases) or '-'}")
+        if options:
+            for name in v.option_names:
+                spec = OPTION_SPECS[name]
+                default = json.dumps(_json_value(getattr(v.defaults, name)), ensure_ascii=False)
+                typer.echo(f"      {name} = {default}   ({spec.describe()})  {spec.doc}")
+
+
+# =============================================================================================
+# tute selfplay
+
+
+@_command("selfplay")
+def selfplay_command(
+    variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
+        "tute_parejas"),
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the bots and of the deals.")] = 0,
+    option: OptionList = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Random bots play N deals (deal k is shuffled from derive_seed(seed, k)); prints
+    aggregate results."""
+    var = find_variant(variant)
+    var.require_playable()
+    opts = var.resolve(_parse_options(option))
+    rng = random.Random(seed)
+    sides = var.sides(opts)
+    wins = [0] * sides
+    games = [0] * sides
+    totals = [0] * sides
+    undecided = tutes = void = made = failed = 0
+    losses: list[int] | None = None
+    balances: list[int] | None = None
+    start = time.perf_counter()
+    for k in range(deals):
+        deal = Deal.new(var, seed=derive_seed(seed, k), options=opts)
+        while not deal.is_over():
+            acts = deal.legal_actions()  # bots see only the legal actions of the seat to move
+            deal.apply(acts[randbelow(rng, len(acts))])
+        res = deal.result()
+        for i in range(sides):
+            games[i] += res.games[i]
+            totals[i] += res.totals[i]
+        if res.winner is None:
+            undecided += 1
+        else:
+            wins[res.winner] += 1
+        tutes += res.reason == "tute"
+        void += bool(getattr(res, "void", None))
+        if getattr(res, "made", None) is not None:
+            made += res.made is True
+            failed += res.made is False
+        if getattr(res, "losses", None) is not None:
+            losses = [a + b for a, b in zip(losses or [0] * sides, res.losses, strict=True)]
+        if getattr(res, "balances", None) is not None:
+            balances = [a + b for a, b in zip(balances or [0] * sides, res.balances,
+                                              strict=True)]
+    elapsed = time.perf_counter() - start
+    names = ["A", "B"] if var.partnerships else [f"seat{i}" for i in range(sides)]
+    out = {
+        "variant": var.id, "deals": deals, "seed": seed,
+        "options": {k: _json_value(v) for k, v in _changed_options(opts, var).items()},
+        "wins": dict(zip(names, wins, strict=True)),
+        "undecided": undecided,
+        "games": dict(zip(names, games, strict=True)),
+        "mean_totals": {n: round(t / deals, 2) for n, t in zip(names, totals, strict=True)},
+        "tute_endings": tutes,
+        "void_deals": void,
+        "seconds": round(elapsed, 4),
+        "deals_per_second": round(deals / elapsed, 1) if elapsed > 0 else None,
+    }
+    if losses is not None:
+        out["losses"] = dict(zip(names, losses, strict=True))
+    if balances is not None:
+        out["balances"] = dict(zip(names, balances, strict=True))
+    if made or failed:
+        out["contracts"] = {"made": made, "failed": failed}
+    if as_json:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+
+    def row(label: str, values: Mapping[str, Any]) -> str:
+        return f"{label:<15}" + "  ".join(f"{k} {v}" for k, v in values.items())
+
+    typer.echo(f"selfplay {var.id}: {deals} deals, seed {seed}, uniform random bots")
+    typer.echo(row("deals won", out["wins"]) + f"  (no winner, replay or vueltas: {undecided})")
+    typer.echo(row("games", out["games"]))
+    typer.echo(row("mean totals", out["mean_totals"]))
+    for key, label in (("losses", "lost games"), ("balances", "balances"),
+                       ("contracts", "contracts")):
+        if key in out:
+            typer.echo(row(label, out[key]))
+    typer.echo(f"{'ended by tute':<15}{tutes}")
+    if void:
+        typer.echo(f"{'void deals':<15}{void}")
+    typer.echo(f"{'speed':<15}{out['deals_per_second']} deals/s ({elapsed:.3f} s)")
+
+
+# =============================================================================================
+# tute demo
+
+
+@_command("demo")
+def demo_command(
+    seed: Annotated[int | None, typer.Option(min=0, help="Match seed (default: a fresh one).")
+                    ] = None,
+    delay: Annotated[float, typer.Option(min=0.0, help="Pause in seconds after each trick.")
+                     ] = 0.0,
+    lang: Annotated[Lang, typer.Option(help="Language of the log.")] = Lang.es,
+) -> None:
+    """A whole match of Tute por parejas between random bots, told trick by trick."""
+    if seed is None:
+        seed = new_seed()
+    match = Match.new("tute_parejas", seed=seed)
+    w = _Words(lang.value, match.variant)
+    rng = random.Random(seed)
+    typer.echo(w("demo_title", seed=seed))
+    typer.echo(w("demo_sides", a=w.side_seats(0), b=w.side_seats(1)) + " · "
+               + w("goal", goal=w.goal(match)))
+    while True:
+        deal = match.deal
+        typer.echo("")
+        for line in w.deal_header(deal, len(match.deals)):
+            typer.echo(line)
+        seen = 0
+        while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
+            view = deal.view(seat)  # a bot sees what its seat may know, and nothing else
+            match.apply(_bot_choice(rng, view.legal_actions, sings=True))
+            events = deal.events
+            for ev in events[seen:]:
+                line = w.event(ev, deal)
+                if line:
+                    typer.echo("  " + line)
+                    if delay and isinstance(ev, TrickTaken):
+                        time.sleep(delay)
+            seen = len(events)
+        for line in w.result_lines(deal.result()):
+            typer.echo(line)
+        typer.echo(w("score", score=w.score(match.games), goal=w.goal(match)))
+        if match.is_over():
+            break
+    typer.echo("")
+    typer.echo(w.match_end(match))
+
+
+# =============================================================================================
+# tute play
+
+
+class _Quit(Exception):
+    pass
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        raise _Quit from None
+
+
+@_command("play")
+def play_command(
+    seed: Annotated[int | None, typer.Option(min=0, help="Match seed (default: a fresh one).")
+                    ] = None,
+    lang: Annotated[Lang, typer.Option(help="Language: es (Spanish) or en (English).")
+                    ] = Lang.es,
+    seat: Annotated[int, typer.Option(min=0, max=3, help="Your seat (0-3); your partner sits "
+                                      "opposite.")] = 0,
+) -> None:
+    """Play Tute por parejas in the terminal against random bots (line by line)."""
+    if seed is None:
+        seed = new_seed()
+    match = Match.new("tute_parejas", seed=seed)
+    w = _Words(lang.value, match.variant, you=seat)
+    rng = random.Random(seed)
+    typer.echo(w("play_title", seed=seed, you=w.seat(seat), seat=w("seat", n=seat),
+                 partner=w.seat((seat + 2) % 4)))
+    typer.echo(w("goal", goal=w.goal(match)))
+    try:
+        _play_loop(match, w, rng, seat)
+    except _Quit:
+        typer.echo("")
+        typer.echo(w("quit"))
+        return
+    typer.echo("")
+    typer.echo(w.match_end(match))
+
+
+def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
+    deal_index = -1
+    seen = 0
+    while not match.is_over():
+        if len(match.deals) - 1 != deal_index:
+            deal_index = len(match.deals) - 1
+            seen = 0
+            typer.echo("")
+            for line in w.deal_header(match.deal, len(match.deals)):
+                typer.echo(line)
+        deal = match.deal
+        mover = deal.to_move
+        assert mover is not None
+        view = deal.view(mover)
+        if mover == you:
+            action = _human_turn(w, view, deal)
+        else:
+            action = _bot_choice(rng, view.legal_actions, sings=True)
+        match.apply(action)
+        events = deal.events
+        for ev in events[seen:]:
+            if isinstance(ev, CardPlayed) and ev.seat != you:
+                typer.echo(w("plays", who=w.seat(ev.seat), card=str(ev.card)))
+            line = w.event(ev, deal)
+            if line:
+                typer.echo(line)
+        seen = len(events)
+        if deal.is_over():
+            for line in w.result_lines(deal.result()):
+                typer.echo(line)
+            typer.echo(w("score", score=w.score(match.games), goal=w.goal(match)))
+
+
+def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
+    """Show the human's own view and read an action until it is legal."""
+    hand = list(view.hand)
+    legal = list(view.legal_actions)
+    typer.echo("")
+    if view.trick:
+        typer.echo(w("table", plays=w.plays(view.trick)))
+    elif any(isinstance(a, Card) for a in legal):
+        typer.echo(w("you_lead"))
+    pts = " · ".join(f"{w.side(i)} {p}" for i, p in enumerate(view.card_points))
+    typer.echo(w.trump_line(view.trump_card, view.trump) + " · " + w("points", pts=pts))
+    typer.echo(w("hand", cards="  ".join(f"{i}) {c}" for i, c in enumerate(hand, 1))))
+    cards = [str(a) for a in legal if isinstance(a, Card)]
+    decls = [str(a) for a in legal if isinstance(a, Declaration)]
+    if cards:
+        typer.echo(w("playable", cards=" ".join(cards)))
+        if decls:
+            typer.echo(w("can_declare", decls=", ".join(decls)))
+    else:
+        typer.echo(w("poll", acts=", ".join(str(a) for a in legal)))
+    while True:
+        text = _ask(w("prompt")).strip()
+        key = text.lower()
+        if not key:
+            continue
+        if key in ("q", "quit", "salir", "exit"):
+            raise _Quit
+        if key in ("?", "h", "help", "ayuda"):
+            typer.echo(w("help"))
+            continue
+        if key.isdigit():
+            k = int(key)
+            if not 1 <= k <= len(hand):
+                typer.echo(w("bad_number", n=k, m=len(hand)))
+                continue
+            text = str(hand[k - 1])
+        try:
+            action = parse_action(text)
+        except TuteError as exc:
+            typer.echo(w("illegal", why=_reason(w.lang, str(exc))))
+            continue
+        if action in legal:
+            return action
+        # the engine's reason; it only ever speaks of this seat's own hand and the table
+        typer.echo(w("illegal", why=_reason(w.lang, deal.why_illegal(action) or "not legal now")))
+
+
+# =============================================================================================
+# entry point
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console script ``tute``."""
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="tute")
+    except BrokenPipeError:  # `tute ... | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Load the rule book's worked cases (``rules/rule_cases.md``): one fenced ```yaml block per case.
+
+The shared folder sits beside the project root (``<root>/../shared``); the environment variable
+``TUTE_SHARED`` (path to the shared folder) overrides it. Each case becomes one :class:`Entry`,
+and each of its ``alt`` entries another one with the alt's keys applied over the case.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["CaseFileError", "Entry", "cases_path", "expand", "load_cases", "shared_dir"]
+
+_FENCE_OPEN = re.compile(r"^```yaml[ \t]*\r?$", re.M)
+_BLOCK = re.compile(r"^```yaml[ \t]*\r?\n(.*?)^```[ \t]*\r?$", re.S | re.M)
+
+
+class CaseFileError(RuntimeError):
+    """The case file is missing or cannot be read as a list of cases."""
+
+
+def shared_dir() -> Path:
+    env = os.environ.get("TUTE_SHARED")
+    if env:
+        return Path(env).expanduser().resolve()
+    return Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def cases_path() -> Path:
+    return shared_dir() / "rules" / "rule_cases.md"
+
+
+def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
+    """Every case of the file, in file order; raises :class:`CaseFileError` with the reason."""
+    path = path or cases_path()
+    if not path.is_file():
+        raise CaseFileError(
+            f"rule cases not found at {path}: the shared folder is expected at "
+            "<project root>/../shared; set TUTE_SHARED to the folder that holds "
+            "rules/rule_cases.md"
+        )
+    text = path.read_text(encoding="utf-8")
+    blocks = _BLOCK.findall(text)
+    opened = len(_FENCE_OPEN.findall(text))
+    if opened != len(blocks):  # an unclosed or malformed fence would silently drop cases
+        raise CaseFileError(f"{path}: {opened} ```yaml fences but {len(blocks)} complete blocks")
+    cases: list[dict[str, Any]] = []
+    for n, block in enumerate(blocks, 1):
+        try:
+            data = yaml.safe_load(block)
+        except yaml.YAMLError as exc:
+            raise CaseFileError(f"{path}: yaml block {n} does not parse: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+            raise CaseFileError(f"{path}: yaml block {n} is not a mapping with a string 'id'")
+        cases.append(data)
+    return cases
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One test: a case, or one of its ``alt`` entries applied over it."""
+
+    test_id: str  # "P03", "P03-alt1"
+    case_id: str
+    alt: int  # 0 for the case itself
+    data: dict[str, Any]  # the case with the alt applied; no "alt" key
+
+    @property
+    def variant(self) -> str:
+        return str(self.data["variant"])
+
+    @property
+    def options(self) -> dict[str, Any] | None:
+        opts = self.data.get("options")
+        return dict(opts) if opts else None
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+
+def expand(case: dict[str, Any]) -> list[Entry]:
+    """The case and its alts. An alt's ``options`` are merged over the case's; its other keys
+    replace the case's."""
+    base = {k: v for k, v in case.items() if k != "alt"}
+    entries = [Entry(case["id"], case["id"], 0, base)]
+    for i, alt in enumerate(case.get("alt") or [], 1):
+        if not isinstance(alt, dict):
+            raise CaseFileError(f"{case['id']}: alt {i} is not a mapping")
+        data = {**base, **{k: v for k, v in alt.items() if k != "options"}}
+        options = {**(base.get("options") or {}), **(alt.get("options") or {})}
+        if options:
+            data["options"] = options
+        entries.append(Entry(f"{case['id']}-alt{i}", case["id"], i, data))
+    return entries
