@@ -256,7 +256,7 @@ class CardSet:
     __slots__ = ("mask",)
     mask: int
 
-    def __init__(self, cards: int | Iterable[Card | str] | CardSet = 0):
+    def __init__(self, cards: int | str | Iterable[Card | str] | CardSet = 0):
         if isinstance(cards, CardSet):
             mask = cards.mask
         elif isinstance(cards, int) and not isinstance(cards, bool):
@@ -265,6 +265,10 @@ class CardSet:
             mask = cards
         elif isinstance(cards, bool):
             raise InvalidNotationError(f"invalid cards {cards!r}")
+        elif isinstance(cards, str):  # notation: "Ao 3o Rc"
+            mask = 0
+            for text in cards.replace(",", " ").split():
+                mask |= parse_card(text).mask
         else:
             mask = 0
             for c in cards:

@@ -59,8 +59,8 @@ def score_partnership(
     else:
         winner = last_trick_side if last_trick_side is not None else mano_side
     threshold = options.two_games_threshold
-    if threshold is not None and options.two_games_rule == "rs" and sang[winner]:
-        threshold = 121
+    if threshold is not None and options.two_games_rule == "rs":
+        threshold = 121 if sang[winner] else 101  # RS: 101 without cantes, else 121
     games = 2 if threshold is not None and totals[winner] >= threshold else 1
     return Outcome(winner, games)
 
