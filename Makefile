@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck bench clean setup demo
+.PHONY: run play test lint typecheck bench clean setup demo
 
 setup: $(STAMP)
 
@@ -17,11 +17,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
 
-# The best playable thing there is: Tute against bots in the terminal.
+DATA_DIR ?= data
+
+# The main job: the game server with SQLite, ready to play in the browser against bots.
 run: $(STAMP)
+	@echo "tute: open http://$(HOST):$(PORT)/ in your browser (Ctrl+C stops the server)"
+	$(VENV)/bin/tute serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+
+# The terminal game.
+play: $(STAMP)
 	$(VENV)/bin/tute play
 
-demo: run
+demo: $(STAMP)
+	$(VENV)/bin/tute demo
 
 test: $(STAMP)
 	@$(PY) -m pytest -q; rc=$$?; \

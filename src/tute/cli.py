@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -1279,12 +1280,22 @@ def selfplay_command(
     seed: Annotated[int, typer.Option(min=0, help="Seed of the bots and of the deals.")] = 0,
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    bots: Annotated[str | None, typer.Option(
+        help="Two line-ups to compare, e.g. 'rules,random' (a line-up may give one bot per "
+        "seat: 'rules+random').")] = None,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="With --bots: play every deal again with the sides swapped.")
+    ] = False,
 ) -> None:
-    """Random bots play N deals (deal k is shuffled from derive_seed(seed, k)); prints
-    aggregate results."""
+    """Bots play N deals (deal k is shuffled from derive_seed(seed, k)) and the results are
+    aggregated. Without --bots, uniform random bots; with --bots A,B two line-ups are compared
+    (mean point margin and win rate with 95% confidence intervals)."""
     var = find_variant(variant)
     var.require_playable()
     opts = var.resolve(_parse_options(option))
+    if bots is not None:
+        _selfplay_lineups(var, opts, bots, deals, seed, duplicate, as_json)
+        return
     rng = random.Random(seed)
     sides = var.sides(opts)
     wins = [0] * sides
@@ -1358,6 +1369,89 @@ def selfplay_command(
     typer.echo(f"{'speed':<15}{out['deals_per_second']} deals/s ({elapsed:.3f} s)")
 
 
+def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: int,
+                      duplicate: bool, as_json: bool) -> None:
+    from .arena import selfplay
+
+    lineups = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(lineups) != 2:
+        _bad(f"invalid --bots {bots!r}: expected two line-ups such as 'rules,random'")
+    show = not as_json and sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            width = 30
+            filled = width * done // max(total, 1)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+            sys.stderr.flush()
+
+    res = selfplay(lineups, var.id, deals=deals, seed=seed, duplicate=duplicate, options=opts,
+                   progress=progress)
+    if show:
+        sys.stderr.write("\n")
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+        return
+    typer.echo(f"selfplay {var.id}: {lineups[0]} vs {lineups[1]}, {deals} deals, seed {seed}"
+               + (", duplicate" if duplicate else ""))
+    rows = res.rows()
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        typer.echo(f"{label:<{width}}  {value}")
+
+
+# =============================================================================================
+# tute serve, tute solve
+
+
+@_command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    data_dir: Annotated[Path, typer.Option(
+        "--data-dir", help="Where the SQLite database lives (created if missing).")] = Path(
+        "data"),
+    bot_timeout: Annotated[float, typer.Option(
+        min=0.0, help="Seconds before an absent player's seat is played by a bot.")] = 60.0,
+) -> None:
+    """Start the game server: the lobby and tables in the browser, SQLite by default
+    (TUTE_DATABASE_URL selects another database)."""
+    from .server import run as run_server
+
+    run_server(host, port, str(data_dir), bot_timeout=bot_timeout)
+
+
+@_command("solve")
+def solve_command(
+    record: Annotated[Path | None, typer.Argument(
+        help="A game record (it may stop mid-deal): solve the position after its actions.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="With --seeds: the variant of the seeded deals.")] = None,
+    seeds: Annotated[str | None, typer.Option(
+        help="Solve seeded deals from the first lead, e.g. 1-200.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    tt_mb: Annotated[int, typer.Option("--tt-mb", min=1, max=4096,
+                                       help="Transposition table size in MB.")] = 64,
+) -> None:
+    """Exact double-dummy values: the best play and its point margin for side 0."""
+    try:
+        from .solver import cli_support as cs
+    except ImportError:
+        _bad("the solver needs numba: pip install 'tute[solver]'")
+    if record is not None:
+        res = cs.solve_record_file(record, tt_mb=tt_mb)
+        typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
+        return
+    if not variant or not seeds:
+        _bad("give RECORD.json, or --variant V --seeds A-B")
+    rows = []
+    for row in cs.solve_seeds(variant, cs.parse_seeds(seeds), tt_mb=tt_mb):
+        rows.append(row)
+        typer.echo(json.dumps(row))
+    typer.echo(json.dumps({"summary": cs.summarize(rows)}))
+
+
 # =============================================================================================
 # tute demo
 
@@ -1424,14 +1518,38 @@ def _ask(prompt: str) -> str:
 
 @_command("play")
 def play_command(
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="Variant id or alias (default: choose on the setup screen).")] = None,
+    option: OptionList = None,
+    opponents: Annotated[str | None, typer.Option(
+        help="Bots or levels for the other seats, e.g. 'rules' or 'medio,facil,rules'.")
+    ] = None,
     seed: Annotated[int | None, typer.Option(min=0, help="Match seed (default: a fresh one).")
                     ] = None,
     lang: Annotated[Lang, typer.Option(help="Language: es (Spanish) or en (English).")
                     ] = Lang.es,
-    seat: Annotated[int, typer.Option(min=0, max=3, help="Your seat (0-3); your partner sits "
-                                      "opposite.")] = 0,
+    record: Annotated[Path | None, typer.Option(
+        "--record", help="Replay this game record step by step.")] = None,
+    load: Annotated[Path | None, typer.Option(help="Resume the match saved in this file.")
+                    ] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Where 'g' saves the match (default tute-<variant>-<seed>.json).")] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line-by-line game without the full-screen interface "
+        "(Tute por parejas against random bots).")] = False,
+    seat: Annotated[int, typer.Option(min=0, max=3, help="--plain: your seat (0-3); your "
+                                      "partner sits opposite.")] = 0,
 ) -> None:
-    """Play Tute por parejas in the terminal against random bots (line by line)."""
+    """Play Tute in the terminal against bots: a full-screen table (Textual), Spanish by
+    default; or --plain for a line-by-line game."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
+    if not plain:
+        from .tui import run as run_tui
+
+        run_tui(variant=variant, options=_parse_options(option) or None, opponents=opponents,
+                lang=lang.value, seed=seed, record_path=save, replay=record, load=load)
+        return
     if seed is None:
         seed = new_seed()
     match = Match.new("tute_parejas", seed=seed)

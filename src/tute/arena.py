@@ -1,0 +1,303 @@
+"""Self-play between two bot line-ups, with duplicate deals.
+
+``selfplay(["rules", "random"], deals=1000, duplicate=True)`` plays every deal twice with the
+same cards, the line-ups exchanging seats, so the luck of the cards cancels out: the figure
+per deal is the mean of line-up A's point margin over both seatings. The report gives the mean
+margin and A's win rate with 95% confidence intervals (Student t on the per-deal figures;
+each duplicate pair counts once, since its two halves share the cards and are not independent).
+
+Seats: in the partnership games line-up A holds one side (seats 0 and 2), B the other; in the
+two-player games A is one seat and B the other. In individual games with more seats (three
+players) A holds one seat and B all the others; duplicate then rotates A through every seat.
+
+Bots only ever see ``deal.view(seat)`` and the legal actions.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, make_bot
+from .deal import Deal
+from .match import Match
+from .shuffle import derive_seed
+from .variants import Options, Variant, find_variant
+
+__all__ = ["ArenaResult", "Interval", "play_deal", "play_match", "selfplay", "t_quantile"]
+
+Progress = Callable[[int, int], None]
+_BOT_SEED_INDEX = 7_000_000
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def excludes(self, value: float) -> bool:
+        return not self.low <= value <= self.high
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": round(self.mean, 4), "low": round(self.low, 4),
+                "high": round(self.high, 4), "n": self.n}
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+
+
+@dataclass
+class ArenaResult:
+    """What a self-play run measured, from line-up A's point of view."""
+
+    variant: str
+    lineups: tuple[str, str]
+    units: str  # "deals" | "matches"
+    played: int  # deals (or matches) per seating
+    games: int  # deals (or matches) played in all
+    duplicate: bool
+    seed: int
+    margin: Interval  # A's points minus B's (games in match mode), per deal or pair
+    win_rate: Interval  # share of deals (matches) won by A; a draw counts one half
+    wins: int
+    losses: int
+    draws: int
+    ms_per_decision: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "lineups": list(self.lineups), "units": self.units,
+            "played": self.played, "games": self.games, "duplicate": self.duplicate,
+            "seed": self.seed, "margin": self.margin.to_json(),
+            "win_rate": self.win_rate.to_json(), "wins": self.wins, "losses": self.losses,
+            "draws": self.draws,
+            "ms_per_decision": {k: round(v, 4) for k, v in self.ms_per_decision.items()},
+            "decisions": dict(self.decisions), "seconds": round(self.seconds, 3),
+        }
+
+    def rows(self) -> list[tuple[str, str]]:
+        """Label/value rows for a results table."""
+        a, b = self.lineups
+        unit = "deal" if self.units == "deals" else "match"
+        per = f"per duplicate {unit} pair" if self.duplicate else f"per {unit}"
+        what = "points" if self.units == "deals" else "games"
+        rows = [
+            ("variant", self.variant),
+            ("line-ups", f"A = {a}  vs  B = {b}"),
+            (self.units, f"{self.played}" + (" × 2 seatings" if self.duplicate else "")),
+            (f"margin A−B ({what}, {per})", str(self.margin)),
+            ("A win rate", f"{100 * self.win_rate.mean:.1f}% [{100 * self.win_rate.low:.1f}%, "
+                           f"{100 * self.win_rate.high:.1f}%]"),
+            ("A won / lost / drawn", f"{self.wins} / {self.losses} / {self.draws}"),
+        ]
+        for name, ms in self.ms_per_decision.items():
+            rows.append((f"ms per decision ({name})", f"{ms:.3f}"))
+        rows.append(("seconds", f"{self.seconds:.1f}"))
+        return rows
+
+
+def t_quantile(df: int, p: float = 0.975) -> float:
+    """Student t quantile (Cornish–Fisher expansion around the normal; ample for df ≥ 3)."""
+    z = statistics.NormalDist().inv_cdf(p)
+    if df <= 0:
+        return math.inf
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def interval(values: Sequence[float]) -> Interval:
+    """Mean and 95% t-interval of independent samples."""
+    n = len(values)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    mean = statistics.fmean(values)
+    if n == 1:
+        return Interval(mean, -math.inf, math.inf, 1)
+    half = t_quantile(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half, n)
+
+
+class _Timed:
+    """Wraps the bots to count decisions and the time spent in them, per bot name."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.count: dict[str, int] = {}
+
+    def choose(self, bot: Bot, deal: Deal, seat: int) -> Any:
+        view = deal.view(seat)  # a bot sees what its seat may know, and nothing else
+        start = time.perf_counter()
+        action = bot.choose(view, view.legal_actions)
+        spent = time.perf_counter() - start
+        self.seconds[bot.name] = self.seconds.get(bot.name, 0.0) + spent
+        self.count[bot.name] = self.count.get(bot.name, 0) + 1
+        return action
+
+
+def play_deal(deal: Deal, bots: Sequence[Bot], timer: _Timed | None = None) -> Deal:
+    """Play ``deal`` to its end with one bot per seat; returns the deal."""
+    for bot in bots:
+        bot.reset()
+    while not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        if timer is not None:
+            action = timer.choose(bots[seat], deal, seat)
+        else:
+            view = deal.view(seat)
+            action = bots[seat].choose(view, view.legal_actions)
+        deal.apply(action)
+    return deal
+
+
+def play_match(match: Match, bots: Sequence[Bot], timer: _Timed | None = None) -> Match:
+    """Play ``match`` to its end with one bot per seat."""
+    current = -1
+    while not match.is_over():
+        if len(match.deals) != current:
+            current = len(match.deals)
+            for bot in bots:
+                bot.reset()
+        deal = match.deal
+        seat = deal.to_move
+        assert seat is not None
+        if timer is not None:
+            action = timer.choose(bots[seat], deal, seat)
+        else:
+            view = deal.view(seat)
+            action = bots[seat].choose(view, view.legal_actions)
+        match.apply(action)
+    return match
+
+
+def _seatings(var: Variant, opts: Options, duplicate: bool) -> list[list[int]]:
+    """For each seating, the line-up (0 = A, 1 = B) at every seat."""
+    n = var.seat_count(opts)
+    if var.partnerships:
+        base = [s % 2 for s in range(n)]
+        return [base, [1 - x for x in base]] if duplicate else [base]
+    if n == 2:
+        return [[0, 1], [1, 0]] if duplicate else [[0, 1]]
+    rotations = [[0 if s == k else 1 for s in range(n)] for k in range(n)]
+    return rotations if duplicate else rotations[:1]
+
+
+def _lineup_seats(seating: Sequence[int], var: Variant, opts: Options) -> tuple[int, list[int]]:
+    """Line-up A's scoring side and B's sides, for one seating."""
+    sides_a = {var.side_of(s, opts) for s, who in enumerate(seating) if who == 0}
+    sides_b = sorted({var.side_of(s, opts) for s, who in enumerate(seating) if who == 1})
+    return min(sides_a), sides_b
+
+
+def selfplay(
+    lineups: Sequence[str | Sequence[str]],
+    variant: str = "tute_parejas",
+    *,
+    deals: int = 100,
+    seed: int = 0,
+    duplicate: bool = True,
+    options: Mapping[str, Any] | Options | None = None,
+    matches: bool = False,
+    progress: Progress | None = None,
+) -> ArenaResult:
+    """Play ``deals`` deals (``matches=True``: matches) of ``variant`` between two line-ups.
+
+    A line-up is a bot name or level (``"rules"``, ``"medio"``) used at all its seats, or a
+    list of names given to its seats in order. With ``duplicate`` every deal is played once
+    per seating (twice in two-sided games) with the same seed. Deal (match) ``i`` is shuffled
+    from ``derive_seed(seed, i)``; bots are seeded from ``seed`` and their seat.
+    ``progress(done, total)`` is called after every deal (match) played.
+    """
+    if len(lineups) != 2:
+        raise ValueError(f"expected two line-ups, got {len(lineups)}")
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals}")
+    var = find_variant(variant)
+    var.require_playable()
+    opts = var.resolve(options)
+    n = var.seat_count(opts)
+    names = [_lineup_names(lu) for lu in lineups]
+    for lu in names:
+        for name in lu:
+            make_bot(name)  # fail early, with the list of valid names
+    seatings = _seatings(var, opts, duplicate)
+    total = deals * len(seatings)
+    timer = _Timed()
+    margins: list[float] = []
+    scores: list[float] = []
+    wins = losses = draws = 0
+    done = 0
+    start = time.perf_counter()
+    for i in range(deals):
+        game_seed = derive_seed(seed, i)
+        pair_margin: list[float] = []
+        pair_score: list[float] = []
+        for seating in seatings:
+            count = [0, 0]
+            bots: list[Bot] = []
+            for s in range(n):
+                who = seating[s]
+                lu = names[who]
+                bots.append(make_bot(lu[count[who] % len(lu)],
+                                     seed=derive_seed(seed, _BOT_SEED_INDEX + 97 * i + s)))
+                count[who] += 1
+            side_a, sides_b = _lineup_seats(seating, var, opts)
+            if matches:
+                m = play_match(Match.new(var, seed=game_seed, options=opts), bots, timer)
+                res = m.result()
+                values = list(res.games)
+                winner = res.winner
+            else:
+                d = play_deal(Deal.new(var, seed=game_seed, options=opts), bots, timer)
+                dres = d.result()
+                values = list(dres.totals)
+                winner = dres.winner
+            b_value = statistics.fmean(values[s] for s in sides_b)
+            pair_margin.append(values[side_a] - b_value)
+            if winner is None:
+                score = 0.5
+                draws += 1
+            elif winner == side_a:
+                score = 1.0
+                wins += 1
+            else:
+                score = 0.0
+                losses += 1
+            pair_score.append(score)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        margins.append(statistics.fmean(pair_margin))
+        scores.append(statistics.fmean(pair_score))
+    seconds = time.perf_counter() - start
+    ms = {k: 1000 * timer.seconds[k] / timer.count[k] for k in timer.count}
+    return ArenaResult(
+        variant=var.id, lineups=(",".join(names[0]), ",".join(names[1])),
+        units="matches" if matches else "deals", played=deals, games=total,
+        duplicate=duplicate, seed=seed, margin=interval(margins), win_rate=interval(scores),
+        wins=wins, losses=losses, draws=draws, ms_per_decision=ms,
+        decisions=dict(timer.count), seconds=seconds,
+    )
+
+
+def _lineup_names(lineup: str | Sequence[str]) -> list[str]:
+    if isinstance(lineup, str):
+        parts = [p.strip() for p in lineup.split("+") if p.strip()]
+    else:
+        parts = [str(p).strip() for p in lineup]
+    if not parts:
+        raise ValueError("empty bot line-up")
+    return parts

@@ -1,0 +1,286 @@
+"""Words of the user interfaces in Spanish (the default) and English, and a translator of the
+engine's refusal reasons (which the engine writes in English) into Spanish.
+
+>>> tr("es", "your_turn")
+'Te toca jugar.'
+>>> reason("es", "must follow suit: copas")
+'hay que asistir: copas'
+>>> reason("es", "must trump: void in copas, so a oros card")
+'hay que fallar: no tienes copas, juega un oros'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from .cards import Card, Suit
+
+__all__ = ["LANGS", "TEXT", "card_name", "reason", "suit_name", "tr"]
+
+LANGS: Final = ("es", "en")
+
+TEXT: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "title": "Tute",
+        "setup_title": "Nueva partida",
+        "variant": "Juego",
+        "options": "Opciones (por defecto, las del reglamento)",
+        "opponents": "Rivales y compañero",
+        "seat_label": "Asiento {n}",
+        "partner": "compañero",
+        "opponent": "rival",
+        "seed": "Semilla (vacío: al azar)",
+        "start": "Empezar",
+        "bad_option": "Opción no válida: {why}",
+        "bad_seed": "La semilla debe ser un número entero no negativo.",
+        "you": "Tú",
+        "seat": "J{n}",
+        "side_a": "Pareja A",
+        "side_b": "Pareja B",
+        "deal_no": "Mano {k}",
+        "trump": "Triunfo: {suit} ({card})",
+        "trump_plain": "Triunfo: {suit}",
+        "no_trump": "Sin triunfo todavía",
+        "stock": "Mazo: {n} cartas",
+        "upcard": "pinta {card}",
+        "score": "Marcador: {score}",
+        "goal": "Objetivo: {goal}",
+        "points": "Puntos de esta mano: {pts}",
+        "cantes": "Cantes: {list}",
+        "turn_of": "Le toca a {who}.",
+        "your_turn": "Te toca jugar.",
+        "your_lead": "Sales tú.",
+        "trick": "Baza en juego",
+        "trick_empty": "(mesa vacía)",
+        "last_trick": "Última baza (gana {who}, {p} puntos)",
+        "previous_trick": "Baza anterior {n}: {plays} → gana {who} (+{p})",
+        "no_previous": "Todavía no hay baza anterior.",
+        "hand": "Tu mano",
+        "actions": "Acciones",
+        "legal_hint": "Cartas jugables resaltadas. Teclas: 1-9 y 0 cartas · letras acciones · "
+                      "u baza anterior · g guardar · ? ayuda · q salir",
+        "help": "Elige una carta con su número (1-9, 0 = la décima) o con el ratón; las "
+                "acciones (cantar, cambiar, pasar) con la letra entre corchetes. Intro: "
+                "continuar. u: ver la baza anterior. g: guardar la partida. q: salir.",
+        "illegal": "No se puede: {why}",
+        "no_card_n": "No tienes carta {n} (tienes {m}).",
+        "unknown_key": "La tecla «{name}» no hace nada aquí. Pulsa ? para la ayuda.",
+        "wait": "Espera: le toca a {who}.",
+        "choose": "Elige una de las opciones resaltadas.",
+        "plays": "{who} juega {card}",
+        "plays_you": "Juegas {card}",
+        "wins_trick_you": "Ganas la baza (+{p})",
+        "declares_you": "Cantas {what}",
+        "exchanges_you": "Cambias {given} por la pinta {taken}",
+        "new_deal": "— Mano {k} —",
+        "declares": "{who} canta {what}",
+        "exchanges": "{who} cambia {given} por la pinta {taken}",
+        "passes": "{who} pasa",
+        "wins_trick": "{who} gana la baza (+{p})",
+        "cuarenta": "las cuarenta",
+        "veinte": "las veinte en {suit}",
+        "tute_reyes": "tute de reyes",
+        "tute_caballos": "tute de caballos",
+        "tute_sotas": "tute de sotas",
+        "pass": "Pasar",
+        "cambio": "Cambiar {card} por la pinta",
+        "cantar": "Cantar {what}",
+        "deal_over": "Fin de la mano {k}",
+        "totals_line": "{side}: {total} = {cards} en bazas{cantes}{last}",
+        "plus_cantes": " + {n} de cantes",
+        "plus_last": " + 10 de últimas",
+        "deal_winner": "Gana la mano: {who}",
+        "deal_games": "{who} se apunta {g}",
+        "deal_tute": "¡Tute! Gana {who}",
+        "deal_vueltas": "Nadie llega a 101: se juega de vueltas.",
+        "deal_replay": "Empate: se repite la mano.",
+        "continue": "Continuar (Intro)",
+        "match_over": "Fin de la partida",
+        "match_winner": "Gana la partida: {who}",
+        "match_none": "La partida termina sin ganador.",
+        "saved": "Partida guardada en {path}",
+        "save_failed": "No se pudo guardar: {why}",
+        "load_failed": "No se pudo cargar la partida: {why}",
+        "replay_title": "Repetición de {path}",
+        "replay_step": "Paso {k} de {n} · Intro/→ avanzar · ← retroceder · q salir",
+        "replay_end": "Fin del registro.",
+        "quit": "Salir",
+        "you_side": "(tu lado)",
+        "bot_level": "{name}",
+    },
+    "en": {
+        "title": "Tute",
+        "setup_title": "New match",
+        "variant": "Game",
+        "options": "Options (defaults from the rule book)",
+        "opponents": "Opponents and partner",
+        "seat_label": "Seat {n}",
+        "partner": "partner",
+        "opponent": "opponent",
+        "seed": "Seed (empty: random)",
+        "start": "Start",
+        "bad_option": "Invalid option: {why}",
+        "bad_seed": "The seed must be a non-negative integer.",
+        "you": "You",
+        "seat": "P{n}",
+        "side_a": "Side A",
+        "side_b": "Side B",
+        "deal_no": "Deal {k}",
+        "trump": "Trumps: {suit} ({card})",
+        "trump_plain": "Trumps: {suit}",
+        "no_trump": "No trumps yet",
+        "stock": "Stock: {n} cards",
+        "upcard": "upcard {card}",
+        "score": "Score: {score}",
+        "goal": "Goal: {goal}",
+        "points": "Points this deal: {pts}",
+        "cantes": "Declarations: {list}",
+        "turn_of": "{who} to play.",
+        "your_turn": "Your turn.",
+        "your_lead": "Your lead.",
+        "trick": "Trick in play",
+        "trick_empty": "(empty table)",
+        "last_trick": "Last trick ({who} won, {p} points)",
+        "previous_trick": "Previous trick {n}: {plays} → {who} wins (+{p})",
+        "no_previous": "There is no previous trick yet.",
+        "hand": "Your hand",
+        "actions": "Actions",
+        "legal_hint": "Playable cards are highlighted. Keys: 1-9 and 0 cards · letters actions · "
+                      "u previous trick · g save · ? help · q quit",
+        "help": "Pick a card by its number (1-9, 0 = the tenth) or with the mouse; actions "
+                "(declare, exchange, pass) with the letter in brackets. Enter: continue. "
+                "u: show the previous trick. g: save the match. q: quit.",
+        "illegal": "Not allowed: {why}",
+        "no_card_n": "You have no card {n} (you hold {m}).",
+        "unknown_key": "The key '{name}' does nothing here. Press ? for help.",
+        "wait": "Wait: it is {who}'s turn.",
+        "choose": "Choose one of the highlighted options.",
+        "plays": "{who} plays {card}",
+        "plays_you": "You play {card}",
+        "wins_trick_you": "You win the trick (+{p})",
+        "declares_you": "You declare {what}",
+        "exchanges_you": "You exchange {given} for the upcard {taken}",
+        "new_deal": "— Deal {k} —",
+        "declares": "{who} declares {what}",
+        "exchanges": "{who} exchanges {given} for the upcard {taken}",
+        "passes": "{who} passes",
+        "wins_trick": "{who} wins the trick (+{p})",
+        "cuarenta": "the forty (trump marriage)",
+        "veinte": "twenty in {suit}",
+        "tute_reyes": "tute of kings",
+        "tute_caballos": "tute of knights",
+        "tute_sotas": "tute of knaves",
+        "pass": "Pass",
+        "cambio": "Exchange {card} for the upcard",
+        "cantar": "Declare {what}",
+        "deal_over": "End of deal {k}",
+        "totals_line": "{side}: {total} = {cards} in tricks{cantes}{last}",
+        "plus_cantes": " + {n} in declarations",
+        "plus_last": " + 10 for the last trick",
+        "deal_winner": "Deal won by: {who}",
+        "deal_games": "{who} scores {g}",
+        "deal_tute": "Tute! {who} wins",
+        "deal_vueltas": "Nobody reached 101: a deal de vueltas follows.",
+        "deal_replay": "Tie: the deal is replayed.",
+        "continue": "Continue (Enter)",
+        "match_over": "End of the match",
+        "match_winner": "Match won by: {who}",
+        "match_none": "The match ends without a winner.",
+        "saved": "Match saved to {path}",
+        "save_failed": "Could not save: {why}",
+        "load_failed": "Could not load the match: {why}",
+        "replay_title": "Replay of {path}",
+        "replay_step": "Step {k} of {n} · Enter/→ forward · ← back · q quit",
+        "replay_end": "End of the record.",
+        "quit": "Quit",
+        "you_side": "(your side)",
+        "bot_level": "{name}",
+    },
+}
+
+_EN_RANKS: Final = {"A": "ace", "3": "three", "R": "king", "C": "knight", "S": "knave",
+                    "7": "seven", "6": "six", "5": "five", "4": "four", "2": "two"}
+
+
+def tr(lang: str, key: str, **kw: Any) -> str:
+    """The phrase ``key`` in ``lang`` (falls back to Spanish, then to the key itself)."""
+    table = TEXT.get(lang, TEXT["es"])
+    text = table.get(key) or TEXT["es"].get(key) or key
+    return text.format(**kw) if kw else text
+
+
+def suit_name(lang: str, suit: Suit) -> str:
+    return suit.spanish if lang == "es" else suit.english
+
+
+def card_name(lang: str, card: Card) -> str:
+    if lang == "es":
+        return card.spanish()
+    return f"{_EN_RANKS[card.rank.letter]} of {card.suit.english}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine's reasons (English) in Spanish. Suit names in the reasons are already Spanish.
+
+_C = r"([A3RCS76542][oceb])"
+_REASONS_ES: Final[list[tuple[re.Pattern[str], str]]] = [(re.compile(p), s) for p, s in [
+    (r"^must follow suit: (\w+)$", r"hay que asistir: \1"),
+    (rf"^must beat {_C}$", r"hay que montar: supera el \1"),
+    (r"^must trump: void in (\w+), so a (\w+) card$", r"hay que fallar: no tienes \1, juega un \2"),
+    (rf"^must overtrump {_C}$", r"hay que pisar: supera el triunfo \1"),
+    (r"^must play a trump: (\w+)$", r"hay que jugar triunfo: \1"),
+    (r"^must answer the trump lead with a trump: (\w+)$",
+     r"al arrastre de triunfo hay que responder con triunfo: \1"),
+    (rf"^{_C} is not in seat (\d+)'s hand$", r"el \1 no está en la mano del asiento \2"),
+    (r"^seat (\d+) must first exchange the upcard or pass \(before the draw\)$",
+     r"el asiento \1 debe antes cambiar la pinta o pasar (antes de robar)"),
+    (r"^seat (\d+) must first show the tute held from the deal or pass$",
+     r"el asiento \1 debe antes enseñar el tute de mano o pasar"),
+    (r"^seat (\d+) must first declare or pass$", r"el asiento \1 debe antes cantar o pasar"),
+    (r"^not a legal card now$", "esa carta no se puede jugar ahora"),
+    (r"^not legal now$", "no se puede ahora"),
+    (r"^the deal is over$", "la mano ha terminado"),
+    (r"^declarations are only possible before the next trick is led$",
+     "solo se canta antes de salir a la baza siguiente"),
+    (r"^a declaration needs a won trick first$", "para cantar hay que ganar antes una baza"),
+    (r"^no declarations once the stock is exhausted \(arrastre\)$",
+     "en el arrastre ya no se canta"),
+    (r"^seat (\d+) may not declare now$", r"el asiento \1 no puede cantar ahora"),
+    (r"^tute is not enabled in this game$", "en este juego no se canta tute"),
+    (r"^(\S+) needs (.+) in hand$", r"para \1 hace falta tener \2"),
+    (r"^the (\w+) marriage has already been declared$", r"las de \1 ya se cantaron"),
+    (r"^the right to the 40 was lost by singing a 20 first$",
+     "se perdió el derecho a las cuarenta al cantar antes unas veinte"),
+    (r"^the 40 must be declared before any 20$",
+     "hay que cantar las cuarenta antes que las veinte"),
+    (r"^(\S+) is not available now$", r"\1 no se puede ahora"),
+    (r"^there is no upcard to exchange in (\S+)$", r"en \1 no hay pinta que cambiar"),
+    (r"^the stock is exhausted: no upcard to exchange$",
+     "el mazo se ha acabado: no hay pinta que cambiar"),
+    (rf"^nothing can take the {_C}$", r"el \1 no se puede cambiar"),
+    (r"^exchanging with the 2 is not enabled$", "no está permitido cambiar con el 2"),
+    (rf"^the 2 may not take a 4 here \({_C}\)$", r"aquí el 2 no puede tomar un 4 (\1)"),
+    (rf"^the 7 only takes an A, 3, R, C or S; the upcard is {_C}$",
+     r"el 7 solo cambia por as, tres, rey, caballo o sota; la pinta es el \1"),
+    (rf"^the 2 only takes a 7, 6, 5 or 4; the upcard is {_C}$",
+     r"el 2 solo cambia por 7, 6, 5 o 4; la pinta es el \1"),
+    (rf"^only {_C} may take the upcard {_C}$", r"solo el \1 puede cambiarse por la pinta \2"),
+    (r"^no exchange in the last draw round$", "en el último robo no se cambia"),
+    (r"^only the side that has just won a trick may exchange, before the draw$",
+     "solo cambia quien acaba de ganar la baza, antes de robar"),
+    (r"^an exchange is not possible at this moment$", "ahora no se puede cambiar"),
+    (r"^there is nothing to pass on now: play a card$", "ahora no hay nada que pasar: juega carta"),
+    (r"^invalid action (.*)$", r"acción no válida \1"),
+    (r"^invalid card (.*)$", r"carta no válida \1"),
+]]
+
+
+def reason(lang: str, text: str) -> str:
+    """The engine's refusal reason ``text`` in ``lang`` (unknown reasons stay in English)."""
+    if lang != "es":
+        return text
+    for pattern, repl in _REASONS_ES:
+        if pattern.match(text):
+            return pattern.sub(repl, text)
+    return text

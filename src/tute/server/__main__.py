@@ -1,0 +1,30 @@
+"""``python -m tute.server --host H --port P --data-dir D [--bot-timeout S]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import run
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="python -m tute.server", description=__doc__)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data-dir", default="data")
+    p.add_argument("--database-url", default=None)
+    p.add_argument("--bot-timeout", type=float, default=60.0)
+    p.add_argument("--bot-delay", type=float, default=0.8)
+    p.add_argument("--trick-pause", type=float, default=1.2)
+    p.add_argument("--max-tables", type=int, default=1000)
+    p.add_argument("--create-per-minute", type=float, default=30.0)
+    p.add_argument("--ws-rate", type=float, default=8.0)
+    p.add_argument("--log-level", default="info")
+    a = p.parse_args()
+    run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
+        log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
+        max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate)
+
+
+if __name__ == "__main__":
+    main()

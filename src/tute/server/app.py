@@ -1,0 +1,418 @@
+"""The web shell: FastAPI routes and the WebSocket endpoint around the framework-free hub.
+
+All game logic lives in :mod:`tute.server.table` and :mod:`tute.server.hub`; this module only
+translates HTTP/WebSocket traffic into calls on them (see docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .hub import LEVELS, Hub, variants_json
+from .protocol import PROTOCOL, ProtocolError, parse_client_message
+from .store import Store
+from .table import Client, Table, TableConfig, TableError
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("tute.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 16 * 1024
+
+_STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
+           "busy": 503, "rate_limited": 429}
+
+
+def _clean_name(name: str) -> str:
+    name = "".join(c for c in unicodedata.normalize("NFC", name)
+                   if unicodedata.category(c)[0] != "C").strip()
+    return name[:24] or "Anónimo"
+
+
+Name = Annotated[str, Field(max_length=40)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayBody(_Body):
+    variant: Annotated[str, Field(max_length=40)] = "tute_parejas"
+    level: Annotated[str, Field(max_length=16)] = "medio"
+    name: Name = ""
+    options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+
+
+class CreateBody(_Body):
+    variant: Annotated[str, Field(max_length=40)] = "tute_parejas"
+    options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    seats: list[Annotated[str, Field(max_length=16)]] = Field(min_length=2, max_length=6)
+    name: Name = ""
+    public: bool = False
+
+
+class JoinBody(_Body):
+    name: Name = ""
+    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+
+
+class _Bucket:
+    """Per-client-address token buckets for the HTTP calls that create state."""
+
+    def __init__(self, per_minute: float, burst: int):
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.state: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, stamp = self.state.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if len(self.state) > 10_000:
+            self.state.clear()  # bounded memory; forgetting buckets only forgives
+        if tokens < 1:
+            self.state[key] = (tokens, now)
+            return False
+        self.state[key] = (tokens - 1, now)
+        return True
+
+
+class _BodyLimit:
+    """Refuse request bodies above ``MAX_BODY`` bytes, declared or streamed."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[Any], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
+                await _too_large(send)
+                return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > MAX_BODY:
+                    raise _TooLarge
+            return msg
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Callable[[Any], Awaitable[None]]) -> None:
+    body = b'{"error":"too_large","reason":"request body too large"}'
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _error(code: str, reason: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "reason": reason},
+                        status_code=status or _STATUS.get(code, 400))
+
+
+def create_app(data_dir: str | Path = "data", database_url: str | None = None,
+               bot_timeout: float = 60.0, bot_delay: float = 0.8, trick_pause: float = 1.2,
+               max_tables: int = 1000, create_per_minute: float = 30.0,
+               ws_rate: float = 8.0, ws_burst: int = 24) -> FastAPI:
+    """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
+    SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
+    player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow."""
+    url = database_url or os.environ.get("TUTE_DATABASE_URL")
+    if not url:
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
+    config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
+                         rate=ws_rate, burst=ws_burst)
+    creates = _Bucket(create_per_minute, max(5, int(create_per_minute)))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(url)
+        store.start()
+        hub = Hub(store, config, max_tables=max_tables)
+        app.state.hub = hub
+        restored = await hub.restore_all()
+        if restored:
+            log.info("restored %d unfinished tables", restored)
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+            store.close()
+
+    app = FastAPI(title="tute", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.add_middleware(_BodyLimit)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]
+                      ) -> Response:
+        resp = await call_next(request)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "same-origin"
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "connect-src 'self' ws: wss:; frame-ancestors 'none'")
+        return resp
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        where = ".".join(str(x) for x in errs[0]["loc"]) if errs else "body"
+        msg = errs[0]["msg"] if errs else "invalid request"
+        return _error("bad_request", f"{where}: {msg}"[:200], 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error("http", str(exc.detail)[:200], exc.status_code)
+
+    @app.exception_handler(TableError)
+    async def table_error(_: Request, exc: TableError) -> JSONResponse:
+        return _error(exc.code, exc.reason)
+
+    @app.exception_handler(Exception)
+    async def internal(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error")  # logged here, never sent to the client
+        return _error("internal", "internal server error", 500)
+
+    def check_rate(request: Request) -> None:
+        host = request.client.host if request.client else "?"
+        if not creates.allow(host):
+            raise TableError("rate_limited", "too many tables created; wait a minute")
+
+    # ------------------------------------------------------------ pages
+
+    index = WEB_DIR / "index.html"
+
+    async def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    # the single page app routes on the path in the browser
+    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/j/{code}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    # ------------------------------------------------------------ API
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        return {"ok": True, "protocol": PROTOCOL, "tables": len(hub_of(request).tables)}
+
+    @app.get("/api/variants")
+    async def variants() -> dict[str, Any]:
+        return {"variants": variants_json(), "levels": list(LEVELS)}
+
+    @app.post("/api/play")
+    async def play(body: PlayBody, request: Request) -> dict[str, Any]:
+        check_rate(request)
+        from ..variants import find_variant
+
+        try:
+            n = find_variant(body.variant).seat_count()
+        except Exception:
+            raise TableError("bad_table", f"unknown variant {body.variant!r}") from None
+        if body.level not in (*LEVELS, "random", "rules"):
+            raise TableError("bad_table", "level must be one of: " + ", ".join(LEVELS))
+        seats = ["you"] + [body.level] * (n - 1)
+        table, seat, token = await hub_of(request).create(
+            body.variant, body.options, seats, _clean_name(body.name), public=False)
+        return _created(table, seat, token)
+
+    @app.post("/api/tables")
+    async def create(body: CreateBody, request: Request) -> dict[str, Any]:
+        check_rate(request)
+        table, seat, token = await hub_of(request).create(
+            body.variant, body.options, list(body.seats), _clean_name(body.name), body.public)
+        return _created(table, seat, token)
+
+    @app.get("/api/tables")
+    async def open_tables(request: Request) -> dict[str, Any]:
+        return {"tables": hub_of(request).open_tables()}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        table = await _table(request, table_id)
+        return table.info()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
+        check_rate(request)
+        table = await _table(request, table_id)
+        seat, token = await table.call(table.join, _clean_name(body.name), body.seat)
+        return {"id": table.id, "seat": seat, "token": token}
+
+    @app.get("/api/code/{code}")
+    async def by_code(code: str, request: Request) -> dict[str, Any]:
+        if not code.isalnum() or len(code) > 12:
+            raise TableError("not_found", "no table with that code")
+        table_id = await hub_of(request).by_code(code)
+        if table_id is None:
+            raise TableError("not_found", "no table with that code")
+        return {"id": table_id}
+
+    @app.get("/api/history")
+    async def history(request: Request) -> dict[str, Any]:
+        return {"games": await hub_of(request).history()}
+
+    @app.get("/api/games/{table_id}/record")
+    async def record(table_id: str, request: Request) -> JSONResponse:
+        _check_id(table_id)
+        rec = await hub_of(request).record(table_id)
+        return JSONResponse(rec, headers={
+            "Content-Disposition": f'attachment; filename="tute-{table_id}.json"'})
+
+    @app.get("/api/games/{table_id}/replay")
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        _check_id(table_id)
+        return await hub_of(request).replay(table_id)
+
+    async def _table(request: Request, table_id: str) -> Table:
+        _check_id(table_id)
+        table = await hub_of(request).get(table_id)
+        if table is None:
+            raise TableError("not_found", "no such table")
+        return table
+
+    # ------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/{table_id}")
+    async def ws(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        client = Client(config.client_queue, config.rate, config.burst)
+        pump = asyncio.create_task(_pump(websocket, client))
+        table: Table | None = None
+        try:
+            first = await asyncio.wait_for(_receive(websocket), timeout=15)
+            try:
+                hello = parse_client_message(first)
+                if hello["type"] != "hello":
+                    raise ProtocolError("the first message must be 'hello'", "hello_expected")
+            except ProtocolError as exc:
+                _fatal(client, exc.code, exc.reason)
+                return
+            if len(table_id) > 32:
+                _fatal(client, "not_found", "no such table")
+                return
+            table = await hub_of(websocket).get(table_id)
+            if table is None:
+                _fatal(client, "not_found", "no such table")
+                return
+            try:
+                await table.call(table.connect, client, hello)
+            except TableError as exc:
+                table = None
+                _fatal(client, exc.code, exc.reason)
+                return
+            strikes = 0
+            while not client.closed:
+                raw = await _receive(websocket)
+                if not client.allow():
+                    strikes += 1
+                    client.send({"type": "error", "code": "rate_limited",
+                                 "reason": "too many messages; slow down"})
+                    if strikes > 100:
+                        client.close("rate limit")
+                    continue
+                try:
+                    msg = parse_client_message(raw)
+                    if msg["type"] == "hello":
+                        raise ProtocolError("already greeted", "already_greeted")
+                except ProtocolError as exc:
+                    client.send({"type": "error", "code": exc.code, "reason": exc.reason})
+                    continue
+                await table.call(table.intent, client, msg)
+        except (TimeoutError, WebSocketDisconnect, _Gone):
+            pass
+        except Exception:
+            log.exception("websocket failure")  # never sent to the client
+        finally:
+            if table is not None:
+                table.post(table.disconnect, client)
+            client.close()
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(pump, timeout=2)
+
+    return app
+
+
+class _Gone(Exception):
+    pass
+
+
+async def _receive(ws: WebSocket) -> str | bytes:
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise _Gone
+    text = msg.get("text")
+    if text is not None:
+        return str(text)
+    data: bytes = msg.get("bytes") or b""
+    return data
+
+
+def _fatal(client: Client, code: str, reason: str) -> None:
+    client.send({"type": "error", "code": code, "reason": reason, "fatal": True})
+    client.close(reason)
+
+
+async def _pump(ws: WebSocket, client: Client) -> None:
+    """Drain the client's outbound queue into the socket; close it when the queue ends."""
+    try:
+        while True:
+            text = await client.outbox.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+        with contextlib.suppress(Exception):
+            await ws.close(code=1000 if not client.close_reason else 4000,
+                           reason=client.close_reason[:100])
+    except Exception:
+        client.closed = True
+
+
+def _check_id(table_id: str) -> None:
+    if len(table_id) > 32 or not table_id.replace("-", "").replace("_", "").isalnum():
+        raise TableError("not_found", "no such table")
+
+
+def _created(table: Table, seat: int, token: str) -> dict[str, Any]:
+    return {"id": table.id, "code": table.code, "seat": seat, "token": token,
+            "url": f"/t/{table.id}", "invite": f"/j/{table.code}"}

@@ -1,0 +1,241 @@
+"""The hub: creates, finds, restores and retires table actors; the lobby's data.
+
+Framework-free like the tables: the web layer calls these coroutines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import TuteError
+from ..match import Match
+from ..records import options_to_json
+from ..variants import VARIANTS, find_variant
+from .protocol import deal_summary
+from .store import Store, TableRow
+from .table import Seat, Table, TableConfig, TableError, hash_token, new_token, restore_match
+
+__all__ = ["LEVELS", "Hub"]
+
+log = logging.getLogger("tute.server")
+
+LEVELS = ("facil", "medio", "dificil")
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def variants_json() -> list[dict[str, Any]]:
+    out = []
+    for v in VARIANTS.values():
+        if not v.playable:
+            continue
+        out.append({"id": v.id, "name": v.name, "english": v.english,
+                    "seats": v.seat_count(), "partnerships": v.partnerships,
+                    "summary": v.summary, "options": list(v.option_names)})
+    return out
+
+
+class Hub:
+    def __init__(self, store: Store, config: TableConfig, max_tables: int = 1000):
+        self.store = store
+        self.config = config
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self._codes: dict[str, str] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+
+    # ------------------------------------------------------------ life cycle
+
+    async def restore_all(self) -> int:
+        """Bring back every unfinished table from storage (after a crash or a restart)."""
+        rows = await asyncio.to_thread(self.store.live_tables)
+        n = 0
+        for row in rows:
+            if await self._load(row) is not None:
+                n += 1
+        return n
+
+    async def _load(self, row: TableRow) -> Table | None:
+        try:
+            evs = await asyncio.to_thread(self.store.events, row.id)
+            match = await asyncio.to_thread(restore_match, row, evs)
+        except TuteError as exc:
+            log.error("table %s cannot be restored: %s", row.id, exc)
+            return None
+        if evs:
+            row.version = evs[-1].version
+        table = Table(row, match, self.store, self.config, on_idle=self._retire)
+        self.tables[row.id] = table
+        self._codes[row.code] = row.id
+        table.start()
+        return table
+
+    async def shutdown(self) -> None:
+        for t in list(self.tables.values()):
+            await t.stop()
+        self.tables.clear()
+
+    def _retire(self, table: Table) -> None:
+        # An idle finished table leaves memory; it can be loaded again from storage.
+        if table.status == "finished" and not table._all_clients():
+            self.tables.pop(table.id, None)
+            self._codes.pop(table.code, None)
+            asyncio.get_running_loop().create_task(table.stop())
+
+    async def get(self, table_id: str) -> Table | None:
+        """A live table, loading a stored one (e.g. a finished game to look at) on demand."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if table_id in self._loading:
+            return await self._loading[table_id]
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row = await asyncio.to_thread(self.store.get, table_id)
+            t = None if row is None else await self._load(row)
+            fut.set_result(t)
+            return t
+        finally:
+            del self._loading[table_id]
+
+    async def by_code(self, code: str) -> str | None:
+        code = code.strip().upper()
+        if code in self._codes:
+            return self._codes[code]
+        row = await asyncio.to_thread(self.store.by_code, code)
+        return None if row is None else row.id
+
+    # ------------------------------------------------------------ creation
+
+    async def create(self, variant: str, options: Mapping[str, Any] | None,
+                     seats: list[str], name: str, public: bool,
+                     seed: int | None = None) -> tuple[Table, int, str]:
+        """Create a table; ``seats`` holds one entry per seat: "you", "open" or a bot level
+        ("bot", "bot:medio", "medio"). Returns (table, your seat, your token)."""
+        if len(self.tables) >= self.max_tables:
+            raise TableError("busy", "the server has too many live tables; try again later")
+        try:
+            var = find_variant(variant)
+            var.require_playable()
+            match = Match.new(var, seed=seed, options=options or {})
+        except TuteError as exc:
+            raise TableError("bad_table", str(exc)) from None
+        n = var.seat_count(match.options)
+        if len(seats) != n:
+            raise TableError("bad_table", f"{var.id} needs {n} seats, got {len(seats)}")
+        if seats.count("you") != 1:
+            raise TableError("bad_table", "exactly one seat must be 'you'")
+        token = new_token()
+        built: list[Seat] = []
+        for i, s in enumerate(seats):
+            if s == "you":
+                built.append(Seat("human", name, token_hash=hash_token(token)))
+            elif s == "open":
+                built.append(Seat("open"))
+            else:
+                level = s.partition(":")[2] if s.startswith("bot") else s
+                level = level or "medio"
+                if level not in (*LEVELS, "random", "rules"):
+                    raise TableError("bad_table", f"unknown seat kind {s!r}; expected 'you', "
+                                     "'open', or a bot level: " + ", ".join(LEVELS))
+                built.append(Seat("bot", f"Bot {i + 1}", level))
+        you = seats.index("you")
+        row = TableRow(
+            id=secrets.token_urlsafe(9), code=self._new_code(), variant=var.id,
+            options=_jsonable(options_to_json(match.options, var.defaults)),
+            seed=match.seed, first_dealer=match.first_dealer,
+            seats=[s.to_store() for s in built], host=you, public=public,
+            status="waiting" if any(s.kind == "open" for s in built) else "playing",
+            version=0, result=None, created_at=time.time(), finished_at=None)
+        await self.store.write(Store.op_create(row))
+        table = Table(row, match, self.store, self.config, on_idle=self._retire)
+        self.tables[row.id] = table
+        self._codes[row.code] = row.id
+        table.start()
+        return table, you, token
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            if code not in self._codes:
+                return code  # the DB's unique constraint catches a clash with an old table
+
+    # ------------------------------------------------------------ lobby data
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tables.values()
+                if t.public and t.status == "waiting"]
+
+    async def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = await asyncio.to_thread(self.store.finished, limit)
+        return [{"id": r.id, "code": r.code, "variant": r.variant,
+                 "players": [s.get("name") or s["kind"] for s in r.seats],
+                 "result": r.result, "finished_at": r.finished_at,
+                 "created_at": r.created_at} for r in rows]
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """The game record of a finished game (never of a running one: it holds the seed)."""
+        row = await asyncio.to_thread(self.store.get, table_id)
+        if row is None:
+            raise TableError("not_found", "no such table")
+        if row.status != "finished":
+            raise TableError("not_finished", "the record is available when the game is over")
+        evs = await asyncio.to_thread(self.store.events, table_id)
+        match = await asyncio.to_thread(restore_match, row, evs)
+        rec = match.to_record()
+        rec["players"] = [s.get("name") or s["kind"] for s in row.seats]
+        return rec
+
+    async def replay(self, table_id: str) -> dict[str, Any]:
+        """Every position of a finished game with all hands open, for the replay viewer."""
+        rec = await self.record(table_id)
+        return await asyncio.to_thread(_frames, rec)
+
+
+def _frames(rec: dict[str, Any]) -> dict[str, Any]:
+    m = Match.from_record({k: v for k, v in rec.items() if k != "players"})
+    # replay again from scratch, recording a frame after every action
+    replay = Match.new(m.variant, seed=m.seed, options=m.options, first_dealer=m.first_dealer)
+    frames = [_frame(replay, None, None)]
+    for d in rec["deals"]:
+        for a in d["actions"]:
+            seat = replay.to_move
+            replay.apply(a)
+            frames.append(_frame(replay, seat, a))
+    return {"record": rec, "seats": replay.deal.seats, "frames": frames}
+
+
+def _frame(m: Match, seat: int | None, action: str | None) -> dict[str, Any]:
+    deal = m.deal
+    shown = deal
+    # right after a deal ends the match deals the next one: show the finished deal's end
+    if seat is not None and not deal.actions and len(m.deals) > 1:
+        shown = m.deals[-2]
+    n = m.deals.index(shown) + 1
+    return {
+        "deal_number": n, "seat": seat, "action": action,
+        "hands": [shown.hand(s).to_list() for s in range(shown.seats)],
+        "trick": [[s, str(c)] for s, c in shown.trick] or (
+            [[s, str(c)] for s, c in shown.tricks[-1].plays(shown.seats)]
+            if shown.tricks and shown.is_over() else []),
+        "trump": None if shown.trump is None else shown.trump.letter,
+        "trump_card": None if shown.trump_card is None else str(shown.trump_card),
+        "upcard": None if shown.upcard is None else str(shown.upcard),
+        "stock_count": shown.stock_count, "dealer": shown.dealer,
+        "card_points": list(shown.card_points), "games": list(m.games),
+        "to_move": shown.to_move,
+        "summary": deal_summary(shown, n),
+    }
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    return obj

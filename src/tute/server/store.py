@@ -1,0 +1,261 @@
+"""Durable storage of tables and their events (SQLAlchemy 2 Core).
+
+Everything a table needs to come back after a crash is here: the table row (variant, options,
+seed, seats) and its event log (accepted actions and seat changes, one row per version).
+Writes go through one writer thread that commits batches (group commit), so a burst of actions
+from many tables costs one transaction, and the asyncio loop never waits on the disk itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+__all__ = ["EventRow", "Store", "TableRow"]
+
+metadata = MetaData()
+
+tables = Table(
+    "tute_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("code", String(12), nullable=False, unique=True),
+    Column("variant", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", String(24), nullable=False),  # up to 2**64-1: too big for a signed BIGINT
+    Column("first_dealer", Integer, nullable=True),
+    Column("seats", JSON, nullable=False),  # [{kind, name, level, token_hash}]
+    Column("host", Integer, nullable=True),
+    Column("public", Boolean, nullable=False, default=False),
+    Column("status", String(12), nullable=False, index=True),  # waiting|playing|finished
+    Column("version", Integer, nullable=False, default=0),
+    Column("result", JSON, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True, index=True),
+)
+
+events = Table(
+    "tute_events", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("kind", String(12), nullable=False),  # action | seat
+    Column("seat", Integer, nullable=True),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class TableRow:
+    id: str
+    code: str
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int | None
+    seats: list[dict[str, Any]]
+    host: int | None
+    public: bool
+    status: str
+    version: int
+    result: dict[str, Any] | None
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass
+class EventRow:
+    version: int
+    kind: str
+    seat: int | None
+    data: str
+
+
+def _row(r: Any) -> TableRow:
+    return TableRow(r.id, r.code, r.variant, dict(r.options), int(r.seed), r.first_dealer,
+                    list(r.seats), r.host, bool(r.public), r.status, r.version, r.result,
+                    r.created_at, r.finished_at)
+
+
+Op = Callable[[Connection], Any]
+
+
+class Store:
+    """Synchronous storage API plus an async, batching writer (:meth:`write`)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+        self._q: queue.SimpleQueue[tuple[Op, asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ writer thread
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._writer, name="tute-db-writer",
+                                            daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._q.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.engine.dispose()
+
+    async def write(self, op: Op) -> Any:
+        """Run ``op`` in a committed transaction; returns once it is durable."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._q.put((op, fut))
+        return await fut
+
+    def _writer(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < 500:
+                try:
+                    nxt = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    self._q.put(None)  # finish this batch, then stop
+                    break
+                batch.append(nxt)
+            results: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+            try:
+                with self.engine.begin() as conn:
+                    for op, fut in batch:
+                        results.append((fut, op(conn), None))
+            except Exception:
+                # One bad op must not sink the others: redo them one transaction each.
+                results = []
+                for op, fut in batch:
+                    try:
+                        with self.engine.begin() as conn:
+                            results.append((fut, op(conn), None))
+                    except Exception as exc:  # reported to the awaiting caller
+                        results.append((fut, None, exc))
+            for fut, value, exc in results:
+                fut.get_loop().call_soon_threadsafe(_settle, fut, value, exc)
+
+    # ------------------------------------------------------------ operations
+
+    @staticmethod
+    def op_create(row: TableRow) -> Op:
+        values = dict(row.__dict__)
+        values["seed"] = str(row.seed)
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(tables).values(**values))
+        return op
+
+    @staticmethod
+    def op_event(table_id: str, version: int, kind: str, seat: int | None, data: str,
+                 *, status: str | None = None, seats: list[dict[str, Any]] | None = None,
+                 result: dict[str, Any] | None = None) -> Op:
+        """Append one event and move the table's version (and status/seats/result) with it."""
+        now = time.time()
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(events).values(table_id=table_id, version=version, kind=kind,
+                                               seat=seat, data=data, at=now))
+            values: dict[str, Any] = {"version": version}
+            if status is not None:
+                values["status"] = status
+                if status == "finished":
+                    values["finished_at"] = now
+            if seats is not None:
+                values["seats"] = seats
+            if result is not None:
+                values["result"] = result
+            conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        return op
+
+    def live_tables(self) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables).where(tables.c.status != "finished")).all()
+        return [_row(r) for r in rows]
+
+    def get(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+        return None if r is None else _row(r)
+
+    def by_code(self, code: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables).where(tables.c.code == code)).first()
+        return None if r is None else _row(r)
+
+    def events(self, table_id: str) -> list[EventRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events.c.version, events.c.kind, events.c.seat,
+                                       events.c.data)
+                                .where(events.c.table_id == table_id)
+                                .order_by(events.c.version)).all()
+        return [EventRow(r.version, r.kind, r.seat, r.data) for r in rows]
+
+    def finished(self, limit: int = 50, before: float | None = None) -> list[TableRow]:
+        q = select(tables).where(tables.c.status == "finished")
+        if before is not None:
+            q = q.where(and_(tables.c.finished_at < before))
+        q = q.order_by(tables.c.finished_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(q).all()]
+
+
+def _settle(fut: asyncio.Future[Any], value: Any, exc: BaseException | None) -> None:
+    if fut.done():
+        return
+    if exc is not None:
+        fut.set_exception(exc)
+    else:
+        fut.set_result(value)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL lets readers (lobby, history) run beside the writer; FULL syncs every commit so an
+    # accepted action survives even a power cut, and group commit keeps that affordable.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))

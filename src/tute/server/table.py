@@ -1,0 +1,570 @@
+"""A live table: one asyncio actor owning a match, its seats, its clients and its bots.
+
+Nothing here imports the web framework. The web layer hands the actor :class:`Client` objects
+(an outbound queue per connection) and calls :meth:`Table.call`; every state change happens
+inside the actor's task, one message at a time, so there are no locks and no races.
+
+An accepted action is applied to the match, committed to storage, and only then broadcast:
+each seat gets its own view, spectators the public one (boardgame.io's master, lichess's round
+actor).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import parse_action
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..errors import InvalidNotationError, TuteError
+from ..match import Match
+from .protocol import PROTOCOL, event_json, seat_state
+from .store import Store, TableRow, dumps
+
+__all__ = ["Client", "Seat", "Table", "TableConfig", "TableError"]
+
+log = logging.getLogger("tute.server")
+
+
+@dataclass
+class TableConfig:
+    bot_timeout: float = 60.0  # seconds before a bot plays for an absent player
+    bot_delay: float = 0.8  # a bot's pause before it plays, so people can follow
+    trick_pause: float = 1.2  # extra pause before a bot leads the next trick
+    history: int = 256  # updates kept in memory for reconnecting clients
+    client_queue: int = 512  # outbound messages buffered per connection before it is dropped
+    rate: float = 8.0  # intents per second per connection (token bucket refill)
+    burst: int = 24
+    max_clients: int = 64  # connections per table
+    linger: float = 30.0  # seconds an idle finished table stays in memory
+
+
+class TableError(Exception):
+    """A refused request; ``code`` is stable, ``reason`` is for people."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Client:
+    """One connection as the table sees it: a bounded outbound queue and a rate limiter.
+
+    The web layer drains :attr:`outbox` into its socket; a client that stops reading is cut
+    off (its queue fills) instead of slowing the table down.
+    """
+
+    def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24):
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize)
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.closed = False
+        self.close_reason = ""
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close("too slow: outbound queue full")
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.push(dumps(msg))
+
+    def close(self, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_reason = reason
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" | "bot" | "open"
+    name: str = ""
+    level: str = "medio"  # the bot's level (for a human seat: the stand-in's level)
+    token_hash: str | None = None
+    clients: set[Client] = field(default_factory=set)
+    away: bool = False  # a bot is playing for the absent human
+    timer: asyncio.TimerHandle | None = None
+
+    def to_store(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "level": self.level,
+                "token_hash": self.token_hash}
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.away
+
+
+@dataclass
+class _Update:
+    v: int
+    kind: str
+    seat: int | None
+    action: str | None
+    segments: tuple[tuple[int, int, int], ...]  # (deal index, first event, end) per deal
+
+
+def make_table_bot(level: str, seed: int) -> Bot:
+    try:
+        return make_bot(level, seed=seed)
+    except TuteError:
+        return make_bot("random", seed=seed)  # a level the bot registry lacks yet
+
+
+class Table:
+    """The actor. Public coroutines go through :meth:`call`, which queues them."""
+
+    def __init__(self, row: TableRow, match: Match, store: Store, config: TableConfig,
+                 on_idle: Callable[[Table], None] | None = None):
+        self.id = row.id
+        self.code = row.code
+        self.row = row
+        self.match = match
+        self.store = store
+        self.config = config
+        self.seats = [Seat(s["kind"], s.get("name", ""), s.get("level") or "medio",
+                           s.get("token_hash")) for s in row.seats]
+        self.host = row.host
+        self.public = row.public
+        self.status = row.status
+        self.v = row.version
+        self.spectators: set[Client] = set()
+        self.history: deque[_Update] = deque(maxlen=config.history)
+        self._inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...],
+                                         asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._bots: dict[int, tuple[Bot, int]] = {}  # seat -> (bot, deal index it saw last)
+        self._bot_task: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self._on_idle = on_idle
+        self.intents = 0
+
+    # ------------------------------------------------------------ actor plumbing
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        if self.status == "playing":
+            for s, seat in enumerate(self.seats):
+                if seat.kind == "human" and not seat.clients:
+                    self._arm_timer(s)
+            self._kick()
+
+    async def stop(self) -> None:
+        for seat in self.seats:
+            if seat.timer:
+                seat.timer.cancel()
+        if self._bot_task:
+            self._bot_task.cancel()
+        if self._idle:
+            self._idle.cancel()
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for c in self._all_clients():
+            c.close("server shutting down")
+
+    async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((fn, args, fut))
+        return await fut
+
+    def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        self._inbox.put_nowait((fn, args, None))
+
+    async def _run(self) -> None:
+        while True:
+            fn, args, fut = await self._inbox.get()
+            try:
+                result = await fn(*args)
+            except Exception as exc:
+                if not isinstance(exc, TableError):
+                    log.exception("table %s: %s failed", self.id, fn.__name__)
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+            else:
+                if fut is not None and not fut.done():
+                    fut.set_result(result)
+
+    # ------------------------------------------------------------ information
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [{"seat": i, "kind": s.kind, "name": s.name,
+                 "level": s.level if s.kind == "bot" else None,
+                 "online": bool(s.clients) or s.kind == "bot", "away": s.away}
+                for i, s in enumerate(self.seats)]
+
+    def info(self) -> dict[str, Any]:
+        """Public description of the table (lobby and welcome)."""
+        return {
+            "id": self.id, "code": self.code, "variant": self.row.variant,
+            "options": self.row.options, "public": self.public, "status": self.status,
+            "host": self.host, "seats": self.seats_json(), "v": self.v,
+            "created_at": self.row.created_at, "goal": self.match.goal(),
+            "open_seats": sum(s.kind == "open" for s in self.seats),
+        }
+
+    def _all_clients(self) -> list[Client]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.clients)
+        return out
+
+    def find_seat(self, token: str) -> int | None:
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash and hmac.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    # ------------------------------------------------------------ connections
+
+    async def connect(self, client: Client, hello: dict[str, Any]) -> None:
+        token = hello.get("token")
+        seat: int | None = None
+        if token:
+            seat = self.find_seat(token)
+            if seat is None:
+                raise TableError("bad_token", "this token does not hold a seat at this table")
+        if len(self._all_clients()) >= self.config.max_clients:
+            raise TableError("table_full", "too many connections to this table")
+        client.seat = seat
+        client.table = self
+        if self._idle:
+            self._idle.cancel()
+            self._idle = None
+        changed = False
+        if seat is None:
+            self.spectators.add(client)
+        else:
+            st = self.seats[seat]
+            changed = not st.clients or st.away
+            st.clients.add(client)
+            if st.timer:
+                st.timer.cancel()
+                st.timer = None
+            if st.away:
+                st.away = False  # the player is back: hand the seat back
+                if self._bot_task and self.match.to_move == seat:
+                    self._bot_task.cancel()
+                    self._bot_task = None
+        welcome: dict[str, Any] = {
+            "type": "welcome", "protocol": PROTOCOL, "table": self.info(), "seat": seat,
+            "v": self.v, "state": seat_state(self.match, seat),
+            "missed": self._missed(hello.get("since"), seat),
+        }
+        client.send(welcome)
+        if changed:
+            self._broadcast_seats()
+
+    async def disconnect(self, client: Client) -> None:
+        client.closed = True
+        if client.seat is None:
+            self.spectators.discard(client)
+        else:
+            st = self.seats[client.seat]
+            st.clients.discard(client)
+            if not st.clients:
+                if self.status == "playing":
+                    self._arm_timer(client.seat)
+                self._broadcast_seats()
+        self._check_idle()
+
+    def _check_idle(self) -> None:
+        if self.status == "finished" and not self._all_clients() and self._on_idle:
+            loop = asyncio.get_running_loop()
+            if self._idle:
+                self._idle.cancel()
+            self._idle = loop.call_later(self.config.linger, self._on_idle, self)
+
+    def _missed(self, since: Any, seat: int | None) -> list[dict[str, Any]] | None:
+        """The updates after version ``since`` as this audience saw them, or None when they are
+        no longer in memory (the client then relies on the fresh state alone)."""
+        if not isinstance(since, int) or since > self.v:
+            return None
+        if since == self.v:
+            return []
+        if not self.history or self.history[0].v > since + 1:
+            return None
+        return [self._update_json(u, seat) for u in self.history if u.v > since]
+
+    def _update_json(self, u: _Update, seat: int | None) -> dict[str, Any]:
+        evs: list[dict[str, Any]] = []
+        for d, a, b in u.segments:
+            evs.extend(event_json(e) for e in self.match.deals[d].events_for(seat)[a:b])
+        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action, "events": evs}
+
+    # ------------------------------------------------------------ intents
+
+    async def intent(self, client: Client, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        ref = msg.get("ref")
+        try:
+            if kind == "act":
+                await self._act(client, msg)
+            elif kind == "sync":
+                client.send({"type": "catchup", "v": self.v,
+                             "state": seat_state(self.match, client.seat),
+                             "missed": self._missed(msg.get("since"), client.seat)})
+            elif kind == "fill_bots":
+                await self._fill_bots(client, msg.get("level") or "medio")
+            elif kind == "ping":
+                client.send({"type": "pong", "ref": ref, "v": self.v})
+        except TableError as exc:
+            client.send({"type": "error", "code": exc.code, "reason": exc.reason, "ref": ref})
+
+    async def _act(self, client: Client, msg: dict[str, Any]) -> None:
+        seat = client.seat
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot act")
+        if self.status != "playing":
+            raise TableError("not_started" if self.status == "waiting" else "over",
+                             "the game has not started: seats are still open"
+                             if self.status == "waiting" else "the game is over")
+        if "v" in msg and msg["v"] != self.v:
+            raise TableError("stale", f"the table is at version {self.v}, not {msg['v']}")
+        if self.match.to_move != seat:
+            raise TableError("not_your_turn", "it is not your turn")
+        self.intents += 1
+        await self._accept(seat, msg["action"], ref=msg.get("ref"))
+
+    async def _accept(self, seat: int, text: str, ref: str | None = None) -> None:
+        try:
+            act = parse_action(text)
+        except InvalidNotationError as exc:
+            raise TableError("bad_action", str(exc)) from None
+        deal = self.match.deal
+        why = deal.why_illegal(act)
+        if why is not None:
+            raise TableError("illegal", why)
+        d0, e0 = len(self.match.deals) - 1, len(deal.events)
+        self.match.apply(act)
+        segments = [(d0, e0, len(deal.events))]
+        for d in range(d0 + 1, len(self.match.deals)):  # the next deal, dealt by the match
+            segments.append((d, 0, len(self.match.deals[d].events)))
+        over = self.match.is_over()
+        v = self.v + 1
+        try:
+            await self.store.write(Store.op_event(
+                self.id, v, "action", seat, str(act),
+                status="finished" if over else None,
+                result=self.match.result().to_json() if over else None))
+        except Exception:
+            log.exception("table %s: could not store action %s", self.id, act)
+            self.match = await asyncio.to_thread(self._reload_match)  # back to what is stored
+            raise TableError("storage", "the action could not be saved; try again") from None
+        self.v = v
+        if over:
+            self.status = "finished"
+        u = _Update(v, "action", seat, str(act), tuple(segments))
+        self.history.append(u)
+        self._broadcast_update(u, ref)
+        if over:
+            for st in self.seats:
+                if st.timer:
+                    st.timer.cancel()
+                    st.timer = None
+            self._check_idle()
+        self._kick()
+
+    def _reload_match(self) -> Match:
+        m = new_match(self.row)
+        for e in self.store.events(self.id):
+            if e.kind == "action":
+                m.apply(e.data)
+        return m
+
+    def _broadcast_update(self, u: _Update, ref: str | None) -> None:
+        audiences: list[tuple[int | None, set[Client]]] = [(None, self.spectators)]
+        audiences += [(i, s.clients) for i, s in enumerate(self.seats)]
+        for seat, clients in audiences:
+            if not clients:
+                continue
+            msg = self._update_json(u, seat)
+            msg["type"] = "update"
+            msg["state"] = seat_state(self.match, seat)
+            text = dumps(msg)
+            mine = None
+            if ref is not None and seat == u.seat:
+                msg["ref"] = ref  # lets the acting client match the update to its intent
+                mine = dumps(msg)
+            for c in clients:
+                c.push(mine if mine is not None else text)
+
+    def _broadcast_seats(self) -> None:
+        text = dumps({"type": "seats", "v": self.v, "status": self.status,
+                      "seats": self.seats_json()})
+        for c in self._all_clients():
+            c.push(text)
+
+    # ------------------------------------------------------------ seats
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take an open seat (the first one if ``seat`` is None); returns (seat, token)."""
+        if self.status != "waiting":
+            raise TableError("no_open_seat", "this table has no open seat")
+        open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+        if seat is None:
+            if not open_seats:
+                raise TableError("no_open_seat", "this table has no open seat")
+            seat = open_seats[0]
+        elif seat not in open_seats:
+            raise TableError("seat_taken", f"seat {seat} is not open")
+        token = new_token()
+        new = Seat("human", name, token_hash=hash_token(token))
+        await self._change_seats({seat: new})
+        return seat, token
+
+    async def _fill_bots(self, client: Client, level: str) -> None:
+        if client.seat is None or client.seat != self.host:
+            raise TableError("not_host", "only the table's host can fill the seats with bots")
+        if self.status != "waiting":
+            raise TableError("not_waiting", "the game has already started")
+        level = level if level in ("facil", "medio", "dificil", "random", "rules") else "medio"
+        await self._change_seats({i: Seat("bot", f"Bot {i + 1}", level)
+                                  for i, s in enumerate(self.seats) if s.kind == "open"})
+
+    async def _change_seats(self, changes: dict[int, Seat]) -> None:
+        seats = list(self.seats)
+        for i, s in changes.items():
+            seats[i] = s
+        status = "playing" if all(s.kind != "open" for s in seats) else "waiting"
+        v = self.v + 1
+        await self.store.write(Store.op_event(
+            self.id, v, "seat", None, dumps({str(i): s.to_store() for i, s in changes.items()}),
+            status=status, seats=[s.to_store() for s in seats]))
+        self.seats = seats
+        self.v = v
+        self.history.append(_Update(v, "seat", None, None, ()))
+        started = status == "playing" and self.status == "waiting"
+        self.status = status
+        self._broadcast_seats()
+        if started:
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and not s.clients:
+                    self._arm_timer(i)
+            self._kick()
+
+    # ------------------------------------------------------------ bots
+
+    def _arm_timer(self, seat: int) -> None:
+        st = self.seats[seat]
+        if st.timer:
+            st.timer.cancel()
+        st.timer = asyncio.get_running_loop().call_later(
+            self.config.bot_timeout, lambda: self.post(self._take_over, seat))
+
+    async def _take_over(self, seat: int) -> None:
+        st = self.seats[seat]
+        st.timer = None
+        if st.kind != "human" or st.clients or self.status != "playing":
+            return
+        st.away = True
+        self._broadcast_seats()
+        self._kick()
+
+    def _kick(self) -> None:
+        """Start the bot for the seat to move, if a bot plays it."""
+        if self.status != "playing" or self.match.is_over():
+            return
+        seat = self.match.to_move
+        if seat is None or not self.seats[seat].bot_plays:
+            return
+        if self._bot_task and not self._bot_task.done():
+            return
+        deal = self.match.deal
+        delay = self.config.bot_delay
+        if not deal.trick and (deal.tricks or not deal.actions):
+            delay += self.config.trick_pause  # let people see the last trick (or the deal)
+        self._bot_task = asyncio.get_running_loop().create_task(
+            self._think(seat, self.v, delay))
+
+    async def _think(self, seat: int, v: int, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        bot = self._bot_for(seat)
+        view = self.match.deal.view(seat)
+        legal = list(view.legal_actions)
+        if not legal:
+            return
+        try:
+            action = await asyncio.to_thread(bot.choose, view, legal)
+        except Exception:
+            log.exception("table %s: bot for seat %d failed; playing a random card", self.id,
+                          seat)
+            action = legal[0]
+        self.post(self._bot_move, seat, v, str(action))
+
+    async def _bot_move(self, seat: int, v: int, action: str) -> None:
+        self._bot_task = None
+        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat:
+            self._kick()  # the table moved on (the player came back, or acted)
+            return
+        try:
+            await self._accept(seat, action)
+        except TableError as exc:
+            log.error("table %s: bot action %s refused: %s", self.id, action, exc.reason)
+
+    def _bot_for(self, seat: int) -> Bot:
+        deal_index = len(self.match.deals) - 1
+        entry = self._bots.get(seat)
+        if entry is None:
+            seed = (self.row.seed * 1_000_003 + seat * 7919 + 1) % (2**63)
+            entry = (make_table_bot(self.seats[seat].level, seed), deal_index)
+            self._bots[seat] = entry
+        bot, seen = entry
+        if seen != deal_index:
+            bot.reset()  # the bot protocol: forget the previous deal
+            self._bots[seat] = (bot, deal_index)
+        return bot
+
+
+def new_match(row: TableRow) -> Match:
+    return Match.new(row.variant, seed=row.seed, options=row.options,
+                     first_dealer=row.first_dealer)
+
+
+def restore_match(row: TableRow, events: list[Any]) -> Match:
+    """Rebuild a table's match by replaying its stored actions through the core."""
+    m = new_match(row)
+    for e in events:
+        if e.kind == "action":
+            m.apply(e.data)
+    return m

@@ -1,0 +1,144 @@
+"""The page in a real browser (Playwright driving Debian's chromium): open the lobby, start a
+game against bots, play a whole deal by clicking, see the result, switch language.
+Screenshots go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.timeout(150),
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="browser tests need Debian's chromium at /usr/bin/chromium "
+                       "(apt-get install -y chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def site(server_process: Any) -> str:
+    srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05")
+    return str(srv.base)
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def _play_out(page: Any, until: str, deadline: float) -> int:
+    """Click legal cards (or the first action button) whenever it is our turn."""
+    clicks = 0
+    while time.monotonic() < deadline:
+        if page.locator(until).count():
+            return clicks
+        if page.locator(".overlay #continue-btn").count():
+            page.click("#continue-btn")
+            continue
+        button = page.locator(".action-btn")
+        card = page.locator(".hand-card.legal")
+        if button.count():
+            button.first.click()
+            clicks += 1
+        elif card.count():
+            if clicks == 2:
+                _shot(page, "table-desktop")
+            card.first.click()
+            clicks += 1
+        page.wait_for_timeout(60)
+    raise AssertionError(f"{until} never appeared")
+
+
+def test_lobby_play_a_deal_and_switch_language(browser: Any, site: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#quick-play")
+    assert "Jugar contra bots" in page.inner_text("body")  # Spanish by default
+    page.fill("#name", "Ana")
+    page.select_option("#q-variant", "tute_parejas")
+    page.select_option("#q-length", "1")  # a single deal
+    _shot(page, "lobby")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    assert page.url.startswith(site + "/t/")
+    # an illegal card gives the reason, and changes nothing
+    deadline = time.monotonic() + 100
+    while not page.locator(".hand-card.illegal").count() and time.monotonic() < deadline:
+        if page.locator(".hand-card.legal").count():
+            page.locator(".hand-card.legal").first.click()
+        page.wait_for_timeout(80)
+    page.locator(".hand-card.illegal").first.click()
+    page.wait_for_selector(".msg:has-text('No puedes')")
+    _shot(page, "illegal-reason")
+    # play the whole deal by clicking
+    clicks = _play_out(page, ".overlay .result-dialog", deadline)
+    assert clicks >= 5
+    page.wait_for_selector("text=Fin de la partida")
+    _shot(page, "result-es")
+    # switch language: the page speaks English, and remembers it
+    page.click("#lang-btn")
+    page.wait_for_selector("text=End of the match")
+    _shot(page, "result-en")
+    page.reload()
+    page.wait_for_selector("text=End of the match")
+    # the finished game is in the history, and replays in the page
+    page.click("text=Back to the lobby")
+    page.wait_for_selector("text=Finished games")
+    page.wait_for_selector("ul.list a:has-text('Replay')")
+    page.locator("ul.list a:has-text('Replay')").first.click()
+    page.wait_for_selector("#r-next")
+    for _ in range(6):
+        page.click("#r-next")
+    _shot(page, "replay")
+    page.click("#lang-btn")  # back to Spanish for the next test
+    assert not errors, errors
+
+
+def test_phone_layout_and_invite(browser: Any, site: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(site + "/")
+    page.wait_for_selector("#create-btn")
+    _shot(page, "lobby-phone")
+    page.fill("#name", "Bea")
+    page.click("#create-btn")  # you + three open seats: an invite to share
+    page.wait_for_selector(".invite .code")
+    code = page.inner_text(".invite .code")
+    assert len(code) == 6
+    _shot(page, "invite-phone")
+    # a friend opens the invite link in another browser and sits down
+    friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    friend.goto(site + f"/j/{code}")
+    friend.wait_for_selector("#join-btn")
+    friend.fill("#join-name", "Carla")
+    friend.click("#join-btn")
+    page.wait_for_selector("text=Carla")
+    page.click("#fill-btn")  # the host fills the rest with bots
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    friend.wait_for_selector(".hand-card", timeout=15_000)
+    page.wait_for_timeout(500)
+    _shot(page, "table-phone")
+    ctx.close()
+    friend.context.close()

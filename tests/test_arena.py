@@ -1,0 +1,71 @@
+"""Self-play with duplicate deals: seatings, determinism, the interval arithmetic."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tute.arena import _seatings, interval, selfplay, t_quantile
+from tute.variants import find_variant
+
+
+def test_t_quantiles_match_the_tables() -> None:
+    for df, expected in [(5, 2.571), (10, 2.228), (30, 2.042), (100, 1.984), (10_000, 1.960)]:
+        assert t_quantile(df) == pytest.approx(expected, abs=0.003)
+
+
+def test_interval_of_known_samples() -> None:
+    iv = interval([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert iv.mean == 3.0
+    half = 2.776 * math.sqrt(2.5) / math.sqrt(5)
+    assert iv.low == pytest.approx(3.0 - half, abs=0.01)
+    assert iv.excludes(0.0) and not iv.excludes(3.0)
+
+
+def test_duplicate_seatings_swap_the_sides() -> None:
+    var = find_variant("tute_parejas")
+    assert _seatings(var, var.defaults, True) == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    two = find_variant("guinote_2p")
+    assert _seatings(two, two.defaults, True) == [[0, 1], [1, 0]]
+    three = find_variant("tute_arrastrado_3p")
+    assert len(_seatings(three, three.defaults, True)) == 3
+
+
+def test_mirror_match_is_symmetric() -> None:
+    """The same bot on both sides of duplicate deals: every pair's margin is 0 when the bots
+    are deterministic functions of the view, so the interval is exactly zero."""
+    res = selfplay(["random", "random"], "tute_2p_corriente", deals=5, seed=3)
+    assert res.games == 10
+    res = selfplay(["rules", "rules"], "tute_parejas", deals=20, seed=3)
+    assert res.margin.mean == pytest.approx(0.0, abs=1e-9)
+
+
+def test_selfplay_reports_and_is_reproducible() -> None:
+    calls: list[tuple[int, int]] = []
+    a = selfplay(["rules", "random"], "guinote", deals=30, seed=9,
+                 progress=lambda done, total: calls.append((done, total)))
+    b = selfplay(["rules", "random"], "guinote", deals=30, seed=9)
+    assert calls[-1] == (60, 60) and len(calls) == 60
+    assert a.margin == b.margin and a.win_rate == b.win_rate
+    assert a.wins + a.losses + a.draws == 60
+    assert a.margin.mean > 0
+    assert set(a.ms_per_decision) == {"rules", "random"}
+    data = a.to_json()
+    assert data["margin"]["n"] == 30 and data["duplicate"] is True
+    assert any("margin" in label for label, _ in a.rows())
+
+
+def test_selfplay_matches_and_no_duplicate() -> None:
+    res = selfplay(["rules", "random"], "tute_2p_habanero", deals=3, seed=1, matches=True,
+                   duplicate=False)
+    assert res.units == "matches" and res.games == 3
+
+
+def test_selfplay_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="valid bots"):
+        selfplay(["rules", "nobody"], deals=1)
+    with pytest.raises(ValueError, match="two line-ups"):
+        selfplay(["rules"], deals=1)
+    with pytest.raises(ValueError, match="unknown variant"):
+        selfplay(["rules", "random"], "poker", deals=1)
