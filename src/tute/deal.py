@@ -1060,7 +1060,9 @@ class Deal:
             return
         if self._stock:
             self._after_stock_trick(winner)
-        elif self._family != "cabron":
+        elif self._family != "cabron" and not (
+            self._stock_game and self.variant.family == "tute"
+        ):  # two-player Tute declares nothing in arrastre (§3.5); Guiñote does (§6.8)
             self._open_window(winner, first_win)
 
     def _cabron_cantes(self, trick: tuple[int, ...], winner: int) -> None:
