@@ -391,6 +391,14 @@ def _check_combination(variant: Variant, opts: Options) -> None:
             f"invalid value {opts.deal_packet!r} for option 'deal_packet' of {variant.id}: "
             f"larger than the hand size {variant.hand_size}"
         )
+    turned = variant.id == "tute_parejas" or (
+        variant.id == "tute_arrastrado_3p" and opts.players == 4)
+    if opts.first_dealer == "two_of_oros_mano" and not turned:
+        raise InvalidOptionError(
+            f"invalid value 'two_of_oros_mano' for option 'first_dealer' of {variant.id}: it "
+            "needs a game whose trump is turned from the dealer's hand (tute_parejas, "
+            "tute_arrastrado_3p with players=4); valid values here: random | first_king"
+        )
     if opts.min_bid % opts.bid_step:
         raise InvalidOptionError(
             f"invalid value {opts.min_bid!r} for option 'min_bid' of {variant.id}: "
