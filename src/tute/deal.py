@@ -258,7 +258,7 @@ class Deal:
         if carry is not None:
             if not var.stock or opts.scoring_2p != "target_101":
                 raise TuteError(f"carry (de vueltas) does not apply to {var.id}")
-            if len(carry) != deal._sides or any(
+            if not isinstance(carry, Sequence) or len(carry) != deal._sides or any(
                 isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in carry
             ):
                 raise TuteError(f"invalid carry {carry!r}: one non-negative total per side")
@@ -290,6 +290,8 @@ class Deal:
                 allowed = {"upcard", "stock"}
                 if upcard is None or stock is None:
                     raise TuteError(f"explicit {var.id} deals need 'upcard' and 'stock'")
+                if not isinstance(stock, Sequence) or isinstance(stock, str):
+                    raise TuteError("invalid stock: expected a list of cards, top first")
                 up = parse_card(upcard).index
                 rest = [parse_card(c).index for c in stock]
                 _check_pack(masks, [up, *rest], deck)
