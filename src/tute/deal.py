@@ -738,11 +738,9 @@ class Deal:
         if phase == _PLAY:
             seat = self._to_move
             mask = self._hands[seat] if self._claim_mode else self._legal_cards()
-            acts: list[Action] = []
-            for s in range(4):
-                part = (mask >> (10 * s)) & 0x3FF
-                if part:
-                    acts.extend(_SUIT_CARDS[s][part])
+            t = _SUIT_CARDS
+            acts: list[Action] = [*t[0][mask & 0x3FF], *t[1][mask >> 10 & 0x3FF],
+                                  *t[2][mask >> 20 & 0x3FF], *t[3][mask >> 30]]
             if self._window >> seat & 1:
                 decls: list[Action] = list(self._available(seat))
                 if decls:
@@ -1661,6 +1659,14 @@ def _deal_out(order: list[int], n: int, receivers: list[int], packet: int,
               hand_size: int) -> list[int]:
     """Deal packets counter-clockwise from mano to the seats that receive cards."""
     masks = [0] * n
+    k = len(receivers)
+    if packet == 1:  # one card at a time: seat i of the round gets every k-th card
+        for i, seat in enumerate(receivers):
+            m = 0
+            for c in order[i:k * hand_size:k]:
+                m |= 1 << c
+            masks[seat] = m
+        return masks
     pos = 0
     k = 0
     total = len(receivers) * hand_size
