@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tute.server.app import create_app
+from tute.server.protocol import apply_delta
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,12 +50,14 @@ def client(make_client: Any) -> TestClient:
 
 
 class Player:
-    """One WebSocket connection; keeps every message it receives."""
+    """One WebSocket connection; keeps every message it receives and its state: the last whole
+    one (welcome, catchup) with every update's delta applied since."""
 
     def __init__(self, ws: Any, seat: int | None):
         self.ws = ws
         self.seat = seat
         self.msgs: list[dict[str, Any]] = []
+        self.states: list[dict[str, Any] | None] = []  # the state after each message
         self.state: dict[str, Any] | None = None
         self.v = 0
 
@@ -66,6 +69,10 @@ class Player:
         self.msgs.append(m)
         if "state" in m:
             self.state = m["state"]
+        elif m["type"] == "update":
+            assert self.state is not None and m["v"] > self.v, m
+            self.state = apply_delta(self.state, m["delta"])
+        self.states.append(self.state)
         if isinstance(m.get("v"), int):
             self.v = max(self.v, m["v"])
         return m

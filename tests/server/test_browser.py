@@ -142,3 +142,38 @@ def test_phone_layout_and_invite(browser: Any, site: str) -> None:
     _shot(page, "table-phone")
     ctx.close()
     friend.context.close()
+
+
+def test_hand_is_playable_from_the_keyboard(browser: Any, site: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card.legal", timeout=15_000)
+    start = page.locator(".hand-card").count()
+    focused = "document.activeElement && document.activeElement.className"
+    for _ in range(60):  # Tab into the hand, as a keyboard user would
+        page.keyboard.press("Tab")
+        if "hand-card" in (page.evaluate(focused) or ""):
+            break
+    else:
+        raise AssertionError("Tab never reached the hand")
+    for _ in range(start):  # the arrows walk along the hand to a playable card
+        if "legal" in page.evaluate(focused).split():
+            break
+        page.keyboard.press("ArrowRight")
+    card = page.evaluate("document.activeElement.dataset.card")
+    _shot(page, "keyboard-focus")
+    page.keyboard.press("Enter")
+    sel = f".hand-card[data-card='{card}']"
+    for _ in range(100):  # (wait_for_function would need 'unsafe-eval', which the CSP refuses)
+        if not page.locator(sel).count():
+            break
+        page.wait_for_timeout(50)
+    assert not page.locator(sel).count(), f"{card} was not played"
+    # the focus stays in the hand after the page redraws it
+    assert "hand-card" in (page.evaluate(focused) or "")
+    assert not errors, errors

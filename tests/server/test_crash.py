@@ -12,6 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tute.match import Match
+from tute.server.protocol import apply_delta
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -37,9 +38,12 @@ class WsPlayer:
             m = json.loads(self.ws.recv(timeout=10))
             assert m["type"] != "error", m
             if m["type"] == "update":
-                self.state, self.v = m["state"], m["v"]
+                self.take(m)
                 if m["seat"] == self.welcome["seat"]:
                     return dict(m)
+
+    def take(self, update: dict[str, Any]) -> None:
+        self.state, self.v = apply_delta(self.state, update["delta"]), update["v"]
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
@@ -63,14 +67,12 @@ def test_kill_9_mid_deal_and_finish(server_process: Any, tmp_path: Any) -> None:
         legal = players[mover].state["deal"]["legal_actions"]
         action = legal[rng.randrange(len(legal))]
         players[mover].act(action)
-        players[1 - mover].v = players[mover].v
-        players[1 - mover].state = None
         played.append(action)
         for p in players.values():  # keep both views current
-            while p.v < players[mover].v or p.state is None:
+            while p.v < players[mover].v:
                 m = json.loads(p.ws.recv(timeout=10))
                 if m["type"] == "update":
-                    p.state, p.v = m["state"], m["v"]
+                    p.take(m)
     hand_before = players[0].state["deal"]["hand"]
     v_before = players[0].v
     srv.kill()  # SIGKILL mid-deal
@@ -94,8 +96,7 @@ def test_kill_9_mid_deal_and_finish(server_process: Any, tmp_path: Any) -> None:
         while other.v < upd["v"]:
             m = json.loads(other.ws.recv(timeout=10))
             if m["type"] == "update":
-                other.state, other.v = m["state"], m["v"]
-        players[0].state = players[mover].state if mover == 0 else other.state
+                other.take(m)
     for p in players.values():
         p.close()
     record = httpx.get(srv2.base + f"/api/games/{r['id']}/record").json()

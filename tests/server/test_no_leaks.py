@@ -1,5 +1,7 @@
 """Every message every client receives during whole games is checked against what its
-audience may know: no hidden card ever leaves the server.
+audience may know: no hidden card ever leaves the server. Updates carry deltas, so both the
+messages themselves and the state each client rebuilds from them are checked; the rebuilt
+deal is also compared with the core's own view of it after every action.
 
 Each seat may see: its own hand (now and earlier in the deal) and the public cards (played,
 turned up, exchanged, declared, publicly known to be in a hand). A spectator: only the public
@@ -77,11 +79,13 @@ class Oracle:
         self.n = self.m.deal.seats
         self.allowed: list[dict[int | None, set[str]]] = []  # per action count
         self.prev: list[dict[int | None, set[str]]] = []
+        self.views: list[dict[int | None, dict[str, Any]]] = []  # the core's view per audience
         cur = self._fresh()
         prev: dict[int | None, set[str]] = {a: set() for a in self.audiences}
         self._add(cur)
         self.allowed.append({a: set(s) for a, s in cur.items()})
         self.prev.append(prev)
+        self._view()
         for a in self.actions:
             deal = self.m.deal
             self.m.apply(a)
@@ -92,6 +96,13 @@ class Oracle:
             self._add(cur)
             self.allowed.append({k: set(v) for k, v in cur.items()})
             self.prev.append(prev)
+            self._view()
+
+    def _view(self) -> None:
+        views: dict[int | None, dict[str, Any]] = {
+            s: self.m.deal.view(s).to_json() for s in range(self.n)}
+        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": []}
+        self.views.append(views)
 
     @property
     def audiences(self) -> list[int | None]:
@@ -138,7 +149,7 @@ def _play(client: TestClient, variant: str, options: dict[str, Any], seed: int
                 for p in players.values():
                     if p is not mover:
                         p.until("update", upd["v"])
-                state = upd["state"]
+                state = mover.state
         finally:
             for cm in sockets:
                 cm.__exit__(None, None, None)
@@ -155,21 +166,24 @@ def test_no_hidden_card_reaches_anyone(client: TestClient, variant: str,
     index_of = {v: k + 1 for k, v in enumerate(action_versions)}
     checked = 0
     for audience, p in players.items():
-        for m in p.msgs:
+        for m, state in zip(p.msgs, p.states, strict=True):
             text = json.dumps(m)
             assert "seed" not in text and "token" not in text
             k = index_of.get(m.get("v", -1), 0) if m["type"] == "update" else 0
             now, before = oracle.allowed[k][audience], oracle.prev[k][audience]
-            if "state" in m:
-                deal = m["state"]["deal"]
+            leaked = cards_in(m) - now - before  # the message itself: events, delta, action
+            assert not leaked, f"{audience} saw {leaked} in {m['type']} after {k} actions"
+            if "state" in m or "delta" in m:
+                assert state is not None
+                deal = state["deal"]
                 leaked = cards_in(deal) - now
                 assert not leaked, f"{audience} saw {leaked} in {m['type']} after {k} actions"
                 if audience is not None:
                     assert set(deal["hand"]) == set(oracle_hand(oracle, k, audience))
-                leaked = cards_in(m["state"].get("last_deal")) - before - now
+                leaked = cards_in(state.get("last_deal")) - before - now
                 assert not leaked, f"{audience} saw {leaked} of the last deal"
-            leaked = cards_in(m.get("events")) - now - before
-            assert not leaked, f"{audience} saw {leaked} in events after {k} actions"
+                # the state rebuilt from deltas is the core's view, field for field
+                assert deal == oracle.views[k][audience], f"{audience} after {k} actions"
             checked += 1
     assert checked >= len(players) * len(action_versions)
 
@@ -183,14 +197,15 @@ def oracle_hand(oracle: Oracle, k: int, seat: int) -> list[str]:
 
 
 def test_the_checker_catches_a_leak(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Sanity check of the oracle: a server that shows spectators seat 0's hand fails."""
+    """Sanity check of the oracle: a server that lets the public part of the state (sent to
+    spectators and every seat, in deltas) hold seat 0's hand fails."""
     from tute.server import protocol
 
     honest = protocol.spectator_deal_json
 
     def leaky(deal: Any) -> dict[str, Any]:
         out = honest(deal)
-        out["hand"] = deal.hand(0).to_list()
+        out["peek"] = deal.hand(0).to_list()
         return out
 
     monkeypatch.setattr(protocol, "spectator_deal_json", leaky)

@@ -27,7 +27,7 @@ def test_welcome_is_my_own_view(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{r['id']}") as ws:
         p = hello(ws, r["token"])
         welcome = p.msgs[0]
-        assert welcome["protocol"] == 1 and welcome["seat"] == 0
+        assert welcome["protocol"] == 2 and welcome["seat"] == 0
         deal = welcome["state"]["deal"]
         assert len(deal["hand"]) in (9, 10) and deal["seat"] == 0
         assert welcome["table"]["code"] == r["code"]
@@ -42,6 +42,7 @@ def test_bad_greetings_are_fatal(client: TestClient) -> None:
         ({"type": "hello", "token": 5}, "bad_message"),
         ({"type": "hello", "evil": 1}, "bad_message"),
         ({"type": "nope"}, "bad_message"),
+        ({"type": "hello", "protocol": 1}, "protocol"),  # updates were whole states in 1
     ]
     for msg, code in cases:
         with client.websocket_connect(f"/ws/{r['id']}") as ws:
@@ -104,7 +105,9 @@ def test_illegal_and_malformed_intents_change_nothing(client: TestClient) -> Non
         theirs = other.until("update")
         assert mine["ref"] == "a1" and "ref" not in theirs
         assert mine["v"] == theirs["v"] == v + 1 and mine["action"] == theirs["action"] == card
-        assert card not in mine["state"]["deal"]["hand"]
+        assert card not in mover.state["deal"]["hand"]  # type: ignore[index]
+        assert mine["delta"]["deal"]["hand"] == mover.state["deal"]["hand"]  # type: ignore[index]
+        assert "hand" not in theirs["delta"]["deal"]  # the other hand did not change
 
 
 def test_spectator_sees_public_view_only_and_cannot_act(client: TestClient) -> None:

@@ -19,11 +19,15 @@ def main() -> None:
     p.add_argument("--max-tables", type=int, default=1000)
     p.add_argument("--create-per-minute", type=float, default=30.0)
     p.add_argument("--ws-rate", type=float, default=8.0)
+    p.add_argument("--waiting-ttl", type=float, default=24 * 3600.0,
+                   help="seconds before a table with open seats and nobody connected expires "
+                   "(0: never; default 24 h)")
     p.add_argument("--log-level", default="info")
     a = p.parse_args()
     run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
         log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
-        max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate)
+        max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
+        waiting_ttl=a.waiting_ttl)
 
 
 if __name__ == "__main__":

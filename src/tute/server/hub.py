@@ -68,7 +68,10 @@ class Hub:
             return None
         if evs:
             row.version = evs[-1].version
-        table = Table(row, match, self.store, self.config, on_idle=self._retire)
+        # a waiting table's time to expire counts from its last stored event, across restarts
+        idle_since = evs[-1].at if evs else row.created_at
+        table = Table(row, match, self.store, self.config, on_idle=self._retire,
+                      idle_since=idle_since)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -80,8 +83,9 @@ class Hub:
         self.tables.clear()
 
     def _retire(self, table: Table) -> None:
-        # An idle finished table leaves memory; it can be loaded again from storage.
-        if table.status == "finished" and not table._all_clients():
+        # An idle finished table leaves memory (it can be loaded again from storage to be looked
+        # at); an expired one leaves for good.
+        if table.status in ("finished", "expired") and not table._all_clients():
             self.tables.pop(table.id, None)
             self._codes.pop(table.code, None)
             asyncio.get_running_loop().create_task(table.stop())
@@ -97,7 +101,7 @@ class Hub:
         self._loading[table_id] = fut
         try:
             row = await asyncio.to_thread(self.store.get, table_id)
-            t = None if row is None else await self._load(row)
+            t = None if row is None or row.status == "expired" else await self._load(row)
             fut.set_result(t)
             return t
         finally:
@@ -108,7 +112,7 @@ class Hub:
         if code in self._codes:
             return self._codes[code]
         row = await asyncio.to_thread(self.store.by_code, code)
-        return None if row is None else row.id
+        return None if row is None or row.status == "expired" else row.id
 
     # ------------------------------------------------------------ creation
 

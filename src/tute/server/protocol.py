@@ -10,22 +10,35 @@ from __future__ import annotations
 import json
 from typing import Any
 
+try:  # orjson is several times faster at both ends; the stdlib is the fallback
+    import orjson
+except ImportError:  # pragma: no cover - depends on the installation
+    orjson = None
+
 from ..cards import Card
-from ..deal import Deal, SeatView
+from ..deal import Deal
 from ..match import Match
 from ..rules import Declaration
 
 __all__ = [
     "MAX_MESSAGE",
+    "PRIVATE_KEYS",
     "PROTOCOL",
     "ProtocolError",
+    "apply_delta",
     "deal_summary",
+    "dumps",
     "event_json",
+    "loads",
     "parse_client_message",
+    "private_deal_json",
+    "public_state",
     "seat_state",
+    "state_delta",
+    "with_private",
 ]
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: updates carry a delta of the state instead of the whole state
 MAX_MESSAGE = 2048  # bytes; the longest legal message is far shorter
 
 # field -> (type, required, max length for strings / max value for ints)
@@ -53,7 +66,7 @@ def parse_client_message(raw: str | bytes) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE:
         raise ProtocolError(f"message too long: at most {MAX_MESSAGE} bytes", "too_long")
     try:
-        msg = json.loads(raw)
+        msg = loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("message is not valid JSON") from None
     if not isinstance(msg, dict):
@@ -79,6 +92,25 @@ def parse_client_message(raw: str | bytes) -> dict[str, Any]:
         elif not isinstance(value, str) or len(value) > limit:
             raise ProtocolError(f"field {name!r} must be a string of at most {limit} characters")
     return msg
+
+
+# ---------------------------------------------------------------- JSON
+
+def dumps(obj: Any) -> str:
+    """Compact JSON text (orjson when installed; the stdlib otherwise or for what orjson
+    refuses, e.g. integers beyond 64 bits)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(obj).decode()
+        except TypeError:
+            pass
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def loads(raw: str | bytes) -> Any:
+    if orjson is not None:
+        return orjson.loads(raw)
+    return json.loads(raw)
 
 
 # ---------------------------------------------------------------- server -> client
@@ -143,14 +175,8 @@ def goal_info(match: Match) -> dict[str, Any]:
         return {"kind": "other", "text": match.goal()}
 
 
-def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
-    """The state one audience may see: a seat's own view, or (``None``) the public view."""
-    deal_json: dict[str, Any]
-    if seat is None:
-        deal_json = spectator_deal_json(match.deal)
-    else:
-        view: SeatView = match.deal.view(seat)
-        deal_json = view.to_json()
+def public_state(match: Match) -> dict[str, Any]:
+    """The state anyone may see (a spectator's): the match score and the public deal."""
     n = len(match.deals)
     prev = None
     if match.deal.is_over():
@@ -158,7 +184,7 @@ def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
     elif n > 1:
         prev = deal_summary(match.deals[-2], n - 1)
     return {
-        "deal": deal_json,
+        "deal": spectator_deal_json(match.deal),
         "deal_number": n,
         "games": list(match.games),
         "cotos": list(match.cotos) if match.variant.family == "guinote" else None,
@@ -168,3 +194,59 @@ def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
         "result": match.result().to_json() if match.is_over() else None,
         "last_deal": prev,
     }
+
+
+#: the keys of a state's ``deal`` that differ between audiences: ``private_deal_json``
+PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions")
+
+
+def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may see of the deal: exactly the fields in which
+    ``deal.view(seat).to_json()`` differs from the public view (tests hold it to that)."""
+    return {
+        "seat": seat,
+        "side": deal.side_of(seat),
+        "hand": deal.hand(seat).to_list(),
+        "legal_actions": [str(a) for a in deal.legal_actions()] if deal.to_move == seat
+        else [],
+    }
+
+
+def with_private(public: dict[str, Any], private: dict[str, Any] | None) -> dict[str, Any]:
+    """A seat's whole state: the public one with its own hand and choices put in."""
+    if private is None:
+        return public
+    out = dict(public)
+    out["deal"] = {**public["deal"], **private}
+    return out
+
+
+def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
+    """The state one audience may see: a seat's own view, or (``None``) the public view."""
+    pub = public_state(match)
+    return pub if seat is None else with_private(pub, private_deal_json(match.deal, seat))
+
+
+def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The keys of ``new`` that differ from ``old`` (one level down in ``deal``), so that
+    ``apply_delta(old, state_delta(old, new)) == new``; a key that went away (never, for
+    states of one variant) comes as null."""
+    out = {k: v for k, v in new.items() if k != "deal" and old.get(k, _MISSING) != v}
+    out.update((k, None) for k in old.keys() - new.keys())
+    od, nd = old.get("deal") or {}, new.get("deal") or {}
+    deal = {k: v for k, v in nd.items() if od.get(k, _MISSING) != v}
+    deal.update((k, None) for k in od.keys() - nd.keys())
+    if deal:
+        out["deal"] = deal
+    return out
+
+
+_MISSING = object()
+
+
+def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The reference client reducer (the page's is the same): the state after an update."""
+    out = dict(state)
+    for k, v in delta.items():
+        out[k] = {**state.get("deal", {}), **v} if k == "deal" else v
+    return out

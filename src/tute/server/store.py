@@ -4,6 +4,8 @@ Everything a table needs to come back after a crash is here: the table row (vari
 seed, seats) and its event log (accepted actions and seat changes, one row per version).
 Writes go through one writer thread that commits batches (group commit), so a burst of actions
 from many tables costs one transaction, and the asyncio loop never waits on the disk itself.
+Within a batch the table events are written with one multi-row insert and one executemany
+update: statement by statement they cost ~150 µs of the writer's time (and GIL) each.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -52,7 +55,7 @@ tables = Table(
     Column("seats", JSON, nullable=False),  # [{kind, name, level, token_hash}]
     Column("host", Integer, nullable=True),
     Column("public", Boolean, nullable=False, default=False),
-    Column("status", String(12), nullable=False, index=True),  # waiting|playing|finished
+    Column("status", String(12), nullable=False, index=True),  # waiting|playing|finished|expired
     Column("version", Integer, nullable=False, default=0),
     Column("result", JSON, nullable=True),
     Column("created_at", Float, nullable=False),
@@ -94,6 +97,7 @@ class EventRow:
     kind: str
     seat: int | None
     data: str
+    at: float = 0.0
 
 
 def _row(r: Any) -> TableRow:
@@ -103,6 +107,77 @@ def _row(r: Any) -> TableRow:
 
 
 Op = Callable[[Connection], Any]
+
+
+@dataclass
+class EventOp:
+    """Append one event and move the table's version (and status/seats/result) with it. An
+    op like any other (callable on a connection); the writer also batches runs of them."""
+
+    table_id: str
+    version: int
+    kind: str
+    seat: int | None
+    data: str
+    at: float
+    status: str | None = None
+    seats: list[dict[str, Any]] | None = None
+    result: dict[str, Any] | None = None
+
+    def event_values(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "version": self.version, "kind": self.kind,
+                "seat": self.seat, "data": self.data, "at": self.at}
+
+    def table_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {"version": self.version}
+        if self.status is not None:
+            values["status"] = self.status
+            if self.status == "finished":
+                values["finished_at"] = self.at
+        if self.seats is not None:
+            values["seats"] = self.seats
+        if self.result is not None:
+            values["result"] = self.result
+        return values
+
+    def __call__(self, conn: Connection) -> None:
+        _write_events(conn, [self])
+
+
+_VERSION_ONLY = (update(tables).where(tables.c.id == bindparam("_id"))
+                 .values(version=bindparam("_version")))
+
+
+def _write_events(conn: Connection, ops: list[EventOp]) -> None:
+    conn.execute(insert(events), [op.event_values() for op in ops])
+    one_each = len({op.table_id for op in ops}) == len(ops)  # else keep the order of updates
+    plain = [{"_id": op.table_id, "_version": op.version} for op in ops
+             if one_each and op.status is None and op.seats is None and op.result is None]
+    if plain:
+        conn.execute(_VERSION_ONLY, plain)
+    for op in ops:
+        if not one_each or op.status is not None or op.seats is not None or op.result is not None:
+            conn.execute(update(tables).where(tables.c.id == op.table_id)
+                         .values(**op.table_values()))
+
+
+def _run_batch(conn: Connection, ops: list[Op]) -> list[Any]:
+    """Run ``ops`` in order on one connection; consecutive event ops go in one statement."""
+    results: list[Any] = []
+    run: list[EventOp] = []
+    for op in ops:
+        if isinstance(op, EventOp):
+            run.append(op)
+            continue
+        if run:
+            _write_events(conn, run)
+            results.extend([None] * len(run))
+            run = []
+        results.append(op(conn))
+    if run:
+        _write_events(conn, run)
+        results.extend([None] * len(run))
+    return results
 
 
 class Store:
@@ -159,8 +234,9 @@ class Store:
             results: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
             try:
                 with self.engine.begin() as conn:
-                    for op, fut in batch:
-                        results.append((fut, op(conn), None))
+                    values = _run_batch(conn, [op for op, _ in batch])
+                results = [(fut, value, None)
+                           for (_, fut), value in zip(batch, values, strict=True)]
             except Exception:
                 # One bad op must not sink the others: redo them one transaction each.
                 results = []
@@ -189,26 +265,18 @@ class Store:
                  *, status: str | None = None, seats: list[dict[str, Any]] | None = None,
                  result: dict[str, Any] | None = None) -> Op:
         """Append one event and move the table's version (and status/seats/result) with it."""
-        now = time.time()
+        return EventOp(table_id, version, kind, seat, data, time.time(), status, seats, result)
 
+    @staticmethod
+    def op_status(table_id: str, status: str) -> Op:
         def op(conn: Connection) -> None:
-            conn.execute(insert(events).values(table_id=table_id, version=version, kind=kind,
-                                               seat=seat, data=data, at=now))
-            values: dict[str, Any] = {"version": version}
-            if status is not None:
-                values["status"] = status
-                if status == "finished":
-                    values["finished_at"] = now
-            if seats is not None:
-                values["seats"] = seats
-            if result is not None:
-                values["result"] = result
-            conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
         return op
 
     def live_tables(self) -> list[TableRow]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables).where(tables.c.status != "finished")).all()
+            rows = conn.execute(select(tables).where(
+                tables.c.status.in_(("waiting", "playing")))).all()
         return [_row(r) for r in rows]
 
     def get(self, table_id: str) -> TableRow | None:
@@ -224,10 +292,10 @@ class Store:
     def events(self, table_id: str) -> list[EventRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(events.c.version, events.c.kind, events.c.seat,
-                                       events.c.data)
+                                       events.c.data, events.c.at)
                                 .where(events.c.table_id == table_id)
                                 .order_by(events.c.version)).all()
-        return [EventRow(r.version, r.kind, r.seat, r.data) for r in rows]
+        return [EventRow(r.version, r.kind, r.seat, r.data, r.at) for r in rows]
 
     def finished(self, limit: int = 50, before: float | None = None) -> list[TableRow]:
         q = select(tables).where(tables.c.status == "finished")

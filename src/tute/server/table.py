@@ -4,9 +4,11 @@ Nothing here imports the web framework. The web layer hands the actor :class:`Cl
 (an outbound queue per connection) and calls :meth:`Table.call`; every state change happens
 inside the actor's task, one message at a time, so there are no locks and no races.
 
-An accepted action is applied to the match, committed to storage, and only then broadcast:
-each seat gets its own view, spectators the public one (boardgame.io's master, lichess's round
-actor).
+An accepted action is applied to the match, committed to storage, and only then broadcast
+(boardgame.io's master, lichess's round actor). A connection gets its whole state once (welcome,
+catchup) and then per action only a delta: the public part of the state is built once per
+action and diffed against the previous one, and each seat adds the changes of its own hand and
+choices; spectators get the public part alone.
 """
 
 from __future__ import annotations
@@ -28,12 +30,28 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, TuteError
 from ..match import Match
-from .protocol import PROTOCOL, event_json, seat_state
-from .store import Store, TableRow, dumps
+from .protocol import (
+    PROTOCOL,
+    dumps,
+    event_json,
+    private_deal_json,
+    public_state,
+    state_delta,
+    with_private,
+)
+from .store import Store, TableRow
+from .store import dumps as store_dumps
 
 __all__ = ["Client", "Seat", "Table", "TableConfig", "TableError"]
 
 log = logging.getLogger("tute.server")
+
+# Event types that every audience sees as they are (Deal.events_for hides nothing in them): an
+# update made only of these skips the per-audience filtering. Anything else, including event
+# types added later, goes through the core's own Deal.events_for.
+_PUBLIC_EVENTS = frozenset({"CardPlayed", "TrickTaken", "Declared", "Exchanged", "Passed",
+                            "DealEnded", "BidMade", "AuctionWon", "TookOver", "TrumpNamed",
+                            "ThrownIn", "RenuncioClaimed"})
 
 
 @dataclass
@@ -47,6 +65,7 @@ class TableConfig:
     burst: int = 24
     max_clients: int = 64  # connections per table
     linger: float = 30.0  # seconds an idle finished table stays in memory
+    waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
 
 
 class TableError(Exception):
@@ -152,7 +171,8 @@ class Table:
     """The actor. Public coroutines go through :meth:`call`, which queues them."""
 
     def __init__(self, row: TableRow, match: Match, store: Store, config: TableConfig,
-                 on_idle: Callable[[Table], None] | None = None):
+                 on_idle: Callable[[Table], None] | None = None,
+                 idle_since: float | None = None):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -174,12 +194,19 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._on_idle = on_idle
+        self._expiry: asyncio.TimerHandle | None = None
+        self._idle_since = time.time() if idle_since is None else idle_since  # wall clock
+        # The state as last sent: the public part, and per seat with connections its private
+        # part (None: no connection saw it; rebuilt on connect). Deltas are diffs of these.
+        self._pub: dict[str, Any] | None = None
+        self._priv: list[dict[str, Any] | None] = [None] * len(self.seats)
         self.intents = 0
 
     # ------------------------------------------------------------ actor plumbing
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        self._check_expiry()
         if self.status == "playing":
             for s, seat in enumerate(self.seats):
                 if seat.kind == "human" and not seat.clients:
@@ -194,6 +221,8 @@ class Table:
             self._bot_task.cancel()
         if self._idle:
             self._idle.cancel()
+        if self._expiry:
+            self._expiry.cancel()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -257,6 +286,10 @@ class Table:
     # ------------------------------------------------------------ connections
 
     async def connect(self, client: Client, hello: dict[str, Any]) -> None:
+        if hello.get("protocol", PROTOCOL) != PROTOCOL:
+            raise TableError("protocol", f"this server speaks protocol {PROTOCOL} only")
+        if self.status == "expired":
+            raise TableError("not_found", "this table expired: nobody took its open seats")
         token = hello.get("token")
         seat: int | None = None
         if token:
@@ -270,6 +303,9 @@ class Table:
         if self._idle:
             self._idle.cancel()
             self._idle = None
+        if self._expiry:
+            self._expiry.cancel()
+            self._expiry = None
         changed = False
         if seat is None:
             self.spectators.add(client)
@@ -287,7 +323,7 @@ class Table:
                     self._bot_task = None
         welcome: dict[str, Any] = {
             "type": "welcome", "protocol": PROTOCOL, "table": self.info(), "seat": seat,
-            "v": self.v, "state": seat_state(self.match, seat),
+            "v": self.v, "state": self._state(seat),
             "missed": self._missed(hello.get("since"), seat),
         }
         client.send(welcome)
@@ -306,6 +342,29 @@ class Table:
                     self._arm_timer(client.seat)
                 self._broadcast_seats()
         self._check_idle()
+        self._idle_since = time.time()
+        self._check_expiry()
+
+    def _check_expiry(self) -> None:
+        """A table still waiting for players with nobody connected expires ``waiting_ttl``
+        seconds after the last seat change or departure (it was forgotten)."""
+        if self._expiry:
+            self._expiry.cancel()
+            self._expiry = None
+        if self.status != "waiting" or self._all_clients() or self.config.waiting_ttl <= 0:
+            return
+        delay = max(0.0, self._idle_since + self.config.waiting_ttl - time.time())
+        self._expiry = asyncio.get_running_loop().call_later(
+            delay, lambda: self.post(self._expire))
+
+    async def _expire(self) -> None:
+        self._expiry = None
+        if self.status != "waiting" or self._all_clients():
+            return
+        await self.store.write(Store.op_status(self.id, "expired"))
+        self.status = "expired"
+        if self._on_idle:
+            self._on_idle(self)
 
     def _check_idle(self) -> None:
         if self.status == "finished" and not self._all_clients() and self._on_idle:
@@ -326,10 +385,40 @@ class Table:
         return [self._update_json(u, seat) for u in self.history if u.v > since]
 
     def _update_json(self, u: _Update, seat: int | None) -> dict[str, Any]:
+        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action,
+                "events": self._events_json(u, seat)}
+
+    def _events_json(self, u: _Update, seat: int | None) -> list[dict[str, Any]]:
+        """The update's engine events as ``seat`` (None: a spectator) may see them."""
         evs: list[dict[str, Any]] = []
         for d, a, b in u.segments:
-            evs.extend(event_json(e) for e in self.match.deals[d].events_for(seat)[a:b])
-        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action, "events": evs}
+            deal = self.match.deals[d]
+            new = deal.events[a:b]
+            if not all(type(e).__name__ in _PUBLIC_EVENTS for e in new):
+                new = deal.events_for(seat)[a:b]
+            evs.extend(event_json(e) for e in new)
+        return evs
+
+    def _hides(self, u: _Update) -> bool:
+        """Whether some audience sees the update's events differently from another."""
+        return any(type(e).__name__ not in _PUBLIC_EVENTS
+                   for d, a, b in u.segments for e in self.match.deals[d].events[a:b])
+
+    # ------------------------------------------------------------ state
+
+    def _public(self) -> dict[str, Any]:
+        if self._pub is None:
+            self._pub = public_state(self.match)
+        return self._pub
+
+    def _state(self, seat: int | None) -> dict[str, Any]:
+        """The whole state of an audience now; a seat's private part is kept for its deltas."""
+        pub = self._public()
+        if seat is None:
+            return pub
+        priv = private_deal_json(self.match.deal, seat)
+        self._priv[seat] = priv
+        return with_private(pub, priv)
 
     # ------------------------------------------------------------ intents
 
@@ -341,7 +430,7 @@ class Table:
                 await self._act(client, msg)
             elif kind == "sync":
                 client.send({"type": "catchup", "v": self.v,
-                             "state": seat_state(self.match, client.seat),
+                             "state": self._state(client.seat),
                              "missed": self._missed(msg.get("since"), client.seat)})
             elif kind == "fill_bots":
                 await self._fill_bots(client, msg.get("level") or "medio")
@@ -412,21 +501,41 @@ class Table:
         return m
 
     def _broadcast_update(self, u: _Update, ref: str | None) -> None:
-        audiences: list[tuple[int | None, set[Client]]] = [(None, self.spectators)]
-        audiences += [(i, s.clients) for i, s in enumerate(self.seats)]
-        for seat, clients in audiences:
-            if not clients:
+        """Send every connection the update with the change of its state since the last one.
+
+        The public part is built and diffed once; a seat's delta adds only its own changed
+        ``hand``/``legal_actions``; a spectator's has nothing private at all.
+        """
+        old = self._public()
+        self._pub = None
+        pub_delta = state_delta(old, self._public())
+        hides = self._hides(u)
+        shared = self._events_json(u, None)
+        deal = self.match.deal
+        head = {"type": "update", "v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action}
+        if self.spectators:
+            text = dumps({**head, "events": shared, "delta": pub_delta})
+            for c in self.spectators:
+                c.push(text)
+        for seat, st in enumerate(self.seats):
+            if not st.clients:
+                self._priv[seat] = None  # rebuilt when someone connects
                 continue
-            msg = self._update_json(u, seat)
-            msg["type"] = "update"
-            msg["state"] = seat_state(self.match, seat)
+            priv = private_deal_json(deal, seat)
+            before = self._priv[seat]
+            mine = {k: v for k, v in priv.items() if before is None or before[k] != v}
+            self._priv[seat] = priv
+            delta = pub_delta
+            if mine:
+                delta = {**pub_delta, "deal": {**pub_delta.get("deal", {}), **mine}}
+            msg = {**head, "events": self._events_json(u, seat) if hides else shared,
+                   "delta": delta}
             text = dumps(msg)
-            mine = None
+            echo = None
             if ref is not None and seat == u.seat:
-                msg["ref"] = ref  # lets the acting client match the update to its intent
-                mine = dumps(msg)
-            for c in clients:
-                c.push(mine if mine is not None else text)
+                echo = dumps({**msg, "ref": ref})  # lets the acting client match its intent
+            for c in st.clients:
+                c.push(echo if echo is not None else text)
 
     def _broadcast_seats(self) -> None:
         text = dumps({"type": "seats", "v": self.v, "status": self.status,
@@ -468,13 +577,16 @@ class Table:
         status = "playing" if all(s.kind != "open" for s in seats) else "waiting"
         v = self.v + 1
         await self.store.write(Store.op_event(
-            self.id, v, "seat", None, dumps({str(i): s.to_store() for i, s in changes.items()}),
+            self.id, v, "seat", None,
+            store_dumps({str(i): s.to_store() for i, s in changes.items()}),
             status=status, seats=[s.to_store() for s in seats]))
         self.seats = seats
         self.v = v
         self.history.append(_Update(v, "seat", None, None, ()))
         started = status == "playing" and self.status == "waiting"
         self.status = status
+        self._idle_since = time.time()
+        self._check_expiry()
         self._broadcast_seats()
         if started:
             for i, s in enumerate(self.seats):

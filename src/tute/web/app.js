@@ -8,6 +8,15 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => (
   { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CARD_RE = /^[A234567SCR][oceb]$/;
+const PROTOCOL = 2;
+
+// An update carries only what changed in the state (docs/protocol.md): top-level keys replace,
+// keys under "deal" replace one by one.
+function applyDelta(state, delta) {
+  const out = { ...state };
+  for (const [k, v] of Object.entries(delta)) out[k] = k === "deal" ? { ...state.deal, ...v } : v;
+  return out;
+}
 
 // ------------------------------------------------------------------ local identity
 
@@ -301,8 +310,8 @@ function position(seat, me, n) {
   return ["bottom", "right", "top", "left"][rel];
 }
 
-function cardFace(c, cls = "") {
-  return `<div class="card ${cls}" data-card="${c}" title="${esc(cardName(c))}" aria-label="${esc(cardName(c))}">${cardSVG(c)}</div>`;
+function cardFace(c, cls = "", attrs = "") {
+  return `<div class="card ${cls}" data-card="${c}" title="${esc(cardName(c))}" aria-label="${esc(cardName(c))}" ${attrs}>${cardSVG(c)}</div>`;
 }
 
 function backs(n, max = 10) {
@@ -408,7 +417,7 @@ function tablePage(id) {
     T.ws = ws;
     ws.onopen = () => {
       T.retry = 0;
-      const hello = { type: "hello" };
+      const hello = { type: "hello", protocol: PROTOCOL };
       if (T.token) hello.token = T.token;
       if (T.v !== null) hello.since = T.v;
       ws.send(JSON.stringify(hello));
@@ -480,7 +489,7 @@ function tablePage(id) {
       const trick = u.events.find((e) => e.e === "TrickTaken");
       const ended = u.events.find((e) => e.e === "DealEnded");
       if (u.seat === T.seat) T.pending = false;
-      T.state = u.state; T.v = u.v;
+      T.state = applyDelta(T.state, u.delta); T.v = u.v;
       if (u.kind === "action") T.message = "";
       if (u.events.some((e) => e.e === "CardPlayed")) beep(380, 40);
       if (trick) {
@@ -491,7 +500,7 @@ function tablePage(id) {
         await sleep(T.state.deal.to_move === T.seat ? 900 : 1200);
         T.flash = null;
       }
-      if (ended) T.overlay = u.state.over ? "match" : "deal";
+      if (ended) T.overlay = T.state.over ? "match" : "deal";
       render();
       if (T.state.deal.to_move === T.seat && T.seat !== null) beep(660, 90);
     }
@@ -545,8 +554,12 @@ function tablePage(id) {
       stockCount: d.stock_count,
     });
     const buttons = myTurn ? d.legal_actions.filter((a) => !CARD_RE.test(a)) : [];
+    // Hand cards are buttons for the keyboard too: Tab or arrows to move, Enter or Space to play
+    // (an illegal one stays pressable: the answer says why it cannot be played).
     const handHTML = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
-      : d.hand.map((c) => cardFace(c, `hand-card ${myTurn ? (legal.has(c) ? "legal" : "illegal") : ""}`)).join("");
+      : d.hand.map((c) => cardFace(c, `hand-card ${myTurn ? (legal.has(c) ? "legal" : "illegal") : ""}`,
+        'tabindex="0" role="button"')).join("");
+    const focus = handFocus();
     const sides = d.card_points.length;
     const sideRows = [...Array(sides).keys()].map((sd) => `<tr ${T.seat !== null && (n === 4 ? T.seat % 2 : T.seat) === sd ? 'class="mine"' : ""}>
       <th>${esc(sideName(sd))}</th><td>${d.card_points[sd]}</td><td>${T.state.games[sd] ?? 0}${T.state.cotos ? ` <small>(${T.state.cotos[sd]} coto)</small>` : ""}</td></tr>`).join("");
@@ -582,6 +595,24 @@ function tablePage(id) {
     ${waitingHTML()}${overlayHTML()}`;
     bindTopbar();
     bindTable();
+    restoreHandFocus(focus);
+  }
+
+  // Re-rendering replaces the hand: keep the keyboard focus on the same card (or the one now
+  // at its place) so a keyboard player is not thrown back to the top of the page.
+  function handFocus() {
+    const el = document.activeElement;
+    if (!el || !el.classList.contains("hand-card")) return null;
+    const cards = [...app.querySelectorAll(".hand-card")];
+    return { card: el.dataset.card, index: cards.indexOf(el) };
+  }
+
+  function restoreHandFocus(f) {
+    if (!f) return;
+    const cards = [...app.querySelectorAll(".hand-card")];
+    if (!cards.length || app.querySelector(".overlay")) return;
+    const same = cards.find((c) => c.dataset.card === f.card);
+    (same || cards[Math.min(f.index, cards.length - 1)]).focus();
   }
 
   function goalText(g, fallback) {
@@ -680,9 +711,23 @@ function tablePage(id) {
     bindHand();
   }
 
-  // Click a card to play it, or drag it up onto the table.
+  // Click a card to play it, or drag it up onto the table; from the keyboard, Enter or Space
+  // plays the focused card and the arrow keys move along the hand.
   function bindHand() {
-    app.querySelectorAll(".hand-card").forEach((el) => {
+    const cards = [...app.querySelectorAll(".hand-card")];
+    cards.forEach((el, i) => {
+      el.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          play(el.dataset.card);
+        } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+          ev.preventDefault();
+          const next = cards[(i + (ev.key === "ArrowLeft" ? -1 : 1) + cards.length) % cards.length];
+          next.focus();
+        }
+      });
+    });
+    cards.forEach((el) => {
       let start = null;
       el.addEventListener("pointerdown", (ev) => {
         start = { x: ev.clientX, y: ev.clientY };
