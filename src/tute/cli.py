@@ -1413,12 +1413,15 @@ def serve_command(
         "data"),
     bot_timeout: Annotated[float, typer.Option(
         min=0.0, help="Seconds before an absent player's seat is played by a bot.")] = 60.0,
+    waiting_ttl: Annotated[float, typer.Option(
+        min=0.0, help="Seconds before a table still waiting for players, with nobody "
+        "connected, expires (0: never).")] = 24 * 3600.0,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
     (TUTE_DATABASE_URL selects another database)."""
     from .server import run as run_server
 
-    run_server(host, port, str(data_dir), bot_timeout=bot_timeout)
+    run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl)
 
 
 @_command("solve")
