@@ -288,6 +288,14 @@ async function joinByCode(code) {
 
 // ------------------------------------------------------------------ sound (off by default)
 
+// Drawn, not an emoji: many desktops lack an emoji font and would show a box.
+function speakerIcon(on) {
+  const waves = on
+    ? '<path d="M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>'
+    : '<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>';
+  return `<svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" style="vertical-align:-3px"><path d="M4 9.5h3.5L12 5.5v13l-4.5-4H4z" fill="currentColor"/>${waves}</svg>`;
+}
+
 let audio = null;
 function beep(freq = 520, ms = 60, gain = 0.05) {
   if (!local.sound) return;
@@ -569,7 +577,7 @@ function tablePage(id) {
     const banner = !T.connected ? `<div class="banner">${t("reconnecting")}</div>` : "";
 
     app.innerHTML = `${topbar(`<span class="table-title">${esc(title)} · ${t("dealN", T.state.deal_number)}</span>
-      <button class="ghost" id="sound-btn" title="${local.sound ? t("soundOn") : t("soundOff")}" aria-label="${local.sound ? t("soundOn") : t("soundOff")}">${local.sound ? "🔊" : "🔇"}</button>`)}
+      <button class="ghost" id="sound-btn" title="${local.sound ? t("soundOn") : t("soundOff")}" aria-label="${local.sound ? t("soundOn") : t("soundOff")}">${speakerIcon(local.sound)}</button>`)}
     ${banner}
     <main class="table-page">
       <div class="board-wrap">${board}
