@@ -152,15 +152,18 @@ def play_deal(deal: Deal, bots: Sequence[Bot], timer: _Timed | None = None) -> D
     for bot in bots:
         bot.reset()
     while not deal.is_over():
-        seat = deal.to_move
-        assert seat is not None
-        if timer is not None:
-            action = timer.choose(bots[seat], deal, seat)
-        else:
-            view = deal.view(seat)
-            action = bots[seat].choose(view, view.legal_actions)
-        deal.apply(action)
+        deal.apply(_choose(bots, deal, timer))
     return deal
+
+
+def _choose(bots: Sequence[Bot], deal: Deal, timer: _Timed | None) -> Any:
+    """The action of the bot whose seat is to move, given only that seat's view."""
+    seat = deal.to_move
+    assert seat is not None
+    if timer is not None:
+        return timer.choose(bots[seat], deal, seat)
+    view = deal.view(seat)
+    return bots[seat].choose(view, view.legal_actions)
 
 
 def play_match(match: Match, bots: Sequence[Bot], timer: _Timed | None = None) -> Match:
@@ -171,15 +174,7 @@ def play_match(match: Match, bots: Sequence[Bot], timer: _Timed | None = None) -
             current = len(match.deals)
             for bot in bots:
                 bot.reset()
-        deal = match.deal
-        seat = deal.to_move
-        assert seat is not None
-        if timer is not None:
-            action = timer.choose(bots[seat], deal, seat)
-        else:
-            view = deal.view(seat)
-            action = bots[seat].choose(view, view.legal_actions)
-        match.apply(action)
+        match.apply(_choose(bots, match.deal, timer))
     return match
 
 

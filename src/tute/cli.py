@@ -535,16 +535,24 @@ def _cantes_count(opts: Options, p: _Party) -> bool:
     return not (opts.thirty_malas and p.card_points < 30)
 
 
-def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    names = ("A", "B")
-    guinote = variant.family == "guinote"
-    tute = _tute_side(data, names, 4, lambda s: s % 2)
+def _two_sides(data: Mapping[str, Any], names: Sequence[str], opts: Options, n: int,
+               side_of: Callable[[int], int],
+               ) -> tuple[int | None, list[_Party] | None, dict[str, int] | None]:
+    """The side that sang a tute (if any), the two parties and their checked totals."""
+    tute = _tute_side(data, names, n, side_of)
     parties = _named_parties(data, names, required=tute is None)
     totals: dict[str, int] | None = None
     if parties is not None:
         _check_parties(parties, complete=tute is None)
         totals = {p.name: p.total(_cantes_count(opts, p)) for p in parties}
         _check_totals(data, totals)
+    return tute, parties, totals
+
+
+def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    names = ("A", "B")
+    guinote = variant.family == "guinote"
+    tute, parties, totals = _two_sides(data, names, opts, 4, lambda s: s % 2)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
     assert parties is not None and totals is not None
@@ -573,13 +581,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
 def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("seat0", "seat1")
     guinote = variant.family == "guinote"
-    tute = _tute_side(data, names, 2, lambda s: s)
-    parties = _named_parties(data, names, required=tute is None)
-    totals: dict[str, int] | None = None
-    if parties is not None:
-        _check_parties(parties, complete=tute is None)
-        totals = {p.name: p.total(_cantes_count(opts, p)) for p in parties}
-        _check_totals(data, totals)
+    tute, parties, totals = _two_sides(data, names, opts, 2, lambda s: s)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
     assert parties is not None and totals is not None
