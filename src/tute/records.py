@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalActionError, RecordError, TuteError
-from .variants import OPTION_SPECS, MatchSpec, Options, find_variant
+from .variants import OPTION_SPECS, MatchSpec, Options, Variant, find_variant
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -43,15 +43,15 @@ def options_to_json(options: Options, defaults: Options) -> dict[str, Any]:
     return out
 
 
+def _head(kind: str, variant: Variant, options: Options) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "kind": kind, "variant": variant.id,
+            "options": options_to_json(options, variant.defaults)}
+
+
 def deal_to_record(deal: Deal) -> dict[str, Any]:
     """The JSON-able record of a deal, finished or not."""
-    var = deal.variant
     record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "kind": "deal",
-        "variant": var.id,
-        "options": options_to_json(deal.options, var.defaults),
+        **_head("deal", deal.variant, deal.options),
         "seed": deal.seed,
         "dealer": deal.dealer,
         "deal": _layout(deal),
@@ -219,13 +219,9 @@ def _check_result(rec: Mapping[str, Any], actual: dict[str, Any] | None, where: 
 
 
 def match_to_record(match: Match) -> dict[str, Any]:
-    var = match.variant
+    """The JSON-able record of a match; its last deal may be unfinished (a saved game)."""
     record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "kind": "match",
-        "variant": var.id,
-        "options": options_to_json(match.options, var.defaults),
+        **_head("match", match.variant, match.options),
         "seed": match.seed,
         "first_dealer": match.first_dealer,
         "deals": [
