@@ -1,0 +1,90 @@
+"""Exact-solver figures on a fixed set of 200 seeded deals (seeds 0..199).
+
+* full Tute por parejas deal (10 tricks, 40 cards) from the first lead: exact value;
+* "does side 0 win?" from the first lead (one zero-window probe);
+* two-player arrastre endgame (8 cards each, tute_2p_habanero, reached by random play of
+  the stock phase with a fixed seed).
+
+Prints median / p90 / p99 / max per query, nodes/s, and the numba compile (or cache load)
+time separately. Goals: full deal median <= 20 ms, p99 <= 250 ms; win query median <= 2 ms;
+2p endgame median <= 1 ms. Times are wall-clock on one core: a busy machine inflates them,
+the node counts are what to compare between versions.
+
+    .venv/bin/python bench/solver_bench.py [--deals 200] [--tt-mb 64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import tute
+from tute.solver import Solver
+
+
+def dist(label: str, ms: list[float], nodes: list[int], goal: str) -> None:
+    s = sorted(ms)
+    p = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
+    rate = sum(nodes) / (sum(ms) / 1e3) if sum(ms) else 0.0
+    print(f"{label:<34} median {statistics.median(s):8.3f} ms  p90 {p(0.9):8.3f}  "
+          f"p99 {p(0.99):8.3f}  max {s[-1]:8.3f}  | {rate / 1e6:5.2f} M nodes/s, "
+          f"median {statistics.median(nodes):,.0f} nodes  | {goal}")
+
+
+def timed(solver: Solver, deals: list[tute.Deal],
+          fn: Callable[[tute.Deal], object]) -> tuple[list[float], list[int]]:
+    ms, nodes = [], []
+    for d in deals:
+        solver.reset()
+        t0 = time.perf_counter()
+        fn(d)
+        ms.append((time.perf_counter() - t0) * 1e3)
+        nodes.append(solver.nodes)
+    return ms, nodes
+
+
+def arrastre_endgame(seed: int) -> tute.Deal:
+    rng = random.Random(seed)
+    deal = tute.Deal.new("tute_2p_habanero", seed=seed)
+    while deal.in_stock_phase or deal._draw_pending or (
+            deal._phase == 1 and deal._queue[0][1] != "cante"):
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    return deal
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--tt-mb", type=int, default=64)
+    args = ap.parse_args()
+    solver = Solver(tt_mb=args.tt_mb)
+    t0 = time.perf_counter()
+    warm = tute.Deal.new("tute_parejas", seed=10**6)
+    for _ in range(28):
+        warm.apply(warm.legal_actions()[0])
+    solver.value(warm)
+    solver.wins(warm, 0)
+    print(f"numba compile/cache load: {time.perf_counter() - t0:.2f} s "
+          f"(TT {solver.tt_bytes / 2**20:.0f} MB)")
+    parejas = [tute.Deal.new("tute_parejas", seed=s) for s in range(args.deals)]
+    ends = [arrastre_endgame(s) for s in range(args.deals)]
+    assert all(len(d.hand(0)) == 8 for d in ends if not d.is_over())
+    ms, nodes = timed(solver, parejas, solver.value)
+    dist("parejas full deal, exact value", ms, nodes, "goal median <= 20, p99 <= 250")
+    ms, nodes = timed(solver, parejas, lambda d: solver.wins(d, 0))
+    dist("parejas 'side 0 wins?' first lead", ms, nodes, "goal median <= 2")
+    ms, nodes = timed(solver, ends, solver.value)
+    dist("2p arrastre endgame (8 cards each)", ms, nodes, "goal median <= 1")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,214 @@
+"""The fast kernel: the card-play state of a deal as bitmasks and small ints, in numba.
+
+A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) and the rules of
+its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
+(40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
+
+The kernel covers the card-play phases of every playable variant: the whole of Tute por
+parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
+and exchanging the upcard are not: those positions stay with the core). The core
+(:class:`tute.Deal`) is the reference; ``tests/test_kernel.py`` keeps the two in agreement.
+
+>>> import tute
+>>> from tute import kernel
+>>> deal = tute.Deal.new("tute_parejas", seed=7, dealer=3)
+>>> cfg, st = kernel.from_deal(deal)
+>>> sorted(kernel.action_str(a, cfg) for a in kernel.legal_action_codes(st, cfg)) == sorted(
+...     str(a) for a in deal.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import TuteError
+from ..variants import Options, Variant
+from . import _tables as T
+from ._core import (
+    apply_action,
+    batch_check,
+    declarations,
+    legal_actions,
+    legal_cards,
+    legal_mask_state,
+    play_card,
+    points_of,
+    popcount,
+    trick_winner_pos,
+)
+from ._playout import final_margin, playout, playout_batch
+
+if TYPE_CHECKING:
+    from ..deal import Deal
+
+__all__ = [
+    "NotCardPlayPositionError",
+    "action_code",
+    "action_str",
+    "apply_action",
+    "batch_check",
+    "declarations",
+    "final_margin",
+    "from_deal",
+    "legal_action_codes",
+    "legal_actions",
+    "legal_cards",
+    "legal_mask_state",
+    "make_config",
+    "play_card",
+    "playout",
+    "playout_batch",
+    "points_of",
+    "popcount",
+    "trick_winner_pos",
+]
+
+class NotCardPlayPositionError(TuteError):
+    """The position is not one of the kernel's: a stock-phase poll, a dealt-tute poll, ..."""
+
+
+def make_config(variant: Variant, options: Options, trump: int | None, mano: int = 0) -> np.ndarray:
+    """The rules of a deal as the kernel's config array."""
+    cfg = np.zeros(T.C_SIZE, dtype=np.int64)
+    n = variant.seat_count(options)
+    if n > 4:
+        raise NotCardPlayPositionError(f"the kernel handles at most 4 seats, not {n}")
+    cfg[T.C_N] = n
+    cfg[T.C_TRUMP] = -1 if trump is None else int(trump)
+    cfg[T.C_FAMILY] = 1 if variant.order.name == "guinote" else 0
+    cfg[T.C_EXEMPT] = int(options.partner_exemption and variant.partnerships)
+    cfg[T.C_UNDER] = int(options.must_undertrump)
+    cfg[T.C_HEAD] = int(options.must_head_after_ruff)
+    cfg[T.C_STOCKRULE] = T.STOCK_RULES.index(options.stock_phase_rule)
+    cfg[T.C_CANTEBY] = T.CANTE_BY.index(options.cante_by)
+    cfg[T.C_FORTY] = T.FORTY_FIRST.index(options.forty_first)
+    cfg[T.C_RESTR] = T.RESTRICTIONS.index(options.cante_restriction)
+    cfg[T.C_TUTE] = int(options.tute_enabled)
+    cfg[T.C_PARTNERS] = int(variant.partnerships)
+    cfg[T.C_TOTAL] = variant.deck.bit_count() // n
+    for seat in range(n):
+        cfg[T.C_SIDE0 + seat] = variant.side_of(seat, options)
+    cfg[T.C_NSIDES] = variant.sides(options)
+    cfg[T.C_SCALE] = 1
+    cfg[T.C_TB] = 0
+    cfg[T.C_MANO] = mano
+    # two-player Tute declares nothing in its arrastre (§3.5); Guiñote does (§6.8)
+    cfg[T.C_ARRCANTE] = int(not (variant.stock and variant.family == "tute"))
+    return cfg
+
+
+def from_deal(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
+    """(config, state) of a core deal in a card-play position.
+
+    Raises :class:`NotCardPlayPositionError` for positions the kernel does not model: an
+    exchange or dealt-tute poll, a pending draw, a deal of more than four seats.
+    """
+    # The core keeps its state in private slots; this is the one place that reads them.
+    if deal._phase == 1 and deal._queue and deal._queue[0][1] != "cante":
+        kind = deal._queue[0][1]
+        raise NotCardPlayPositionError(
+            f"not a card-play position: seat {deal._queue[0][0]} is asked about "
+            f"{'the upcard exchange' if kind == 'exchange' else 'a dealt tute'}"
+        )
+    if deal._draw_pending:
+        raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
+    cfg = make_config(deal.variant, deal.options, None if deal.trump is None else int(deal.trump),
+                      deal.mano)
+    st = np.zeros(T.S_SIZE, dtype=np.int64)
+    for seat, h in enumerate(deal._hands):
+        st[T.S_H0 + seat] = h
+    for i, c in enumerate(deal._trick):
+        st[T.S_T0 + i] = c
+    tlen = len(deal._trick)
+    st[T.S_TLEN] = tlen
+    st[T.S_LEADER] = deal._leader
+    st[T.S_TOMOVE] = deal._to_move
+    st[T.S_BEST] = deal._best if tlen else -1
+    st[T.S_BESTSEAT] = deal._best_seat if tlen else -1
+    st[T.S_RUFFED] = int(bool(deal._ruffed)) if tlen else 0
+    if tlen:
+        lead = deal._trick[0] // 10
+        strength = deal.order.strength
+        st[T.S_TOPLED] = max((c for c in deal._trick if c // 10 == lead),
+                             key=strength.__getitem__)
+    else:
+        st[T.S_TOPLED] = -1
+    st[T.S_SUNG] = deal._sung
+    st[T.S_FORTYLOST] = deal._forty_lost
+    st[T.S_SIDEFIRST] = deal._side_first
+    st[T.S_FORFEIT] = deal._side_forfeit
+    for side, p in enumerate(deal._points):
+        if side < 2:
+            st[T.S_PTS0 + side] = p
+    for seat, _decl, p in deal._cantes:
+        side = deal.side_of(seat)
+        if side < 2:
+            st[T.S_CANTE0 + side] += p
+    st[T.S_DONE] = len(deal._completed)
+    for _lead, _cards, winner, _pts in deal._completed:
+        side = deal.side_of(winner)
+        if side < 2:
+            st[T.S_SIDETRICKS0 + side] += 1
+    st[T.S_WINDOW] = deal._window
+    st[T.S_WSEATS] = deal._window_seats
+    st[T.S_WDECL] = int(deal._window_declared)
+    st[T.S_POLL] = deal._queue[0][0] if deal._phase == 1 and deal._queue else -1
+    over = deal.is_over()
+    st[T.S_OVER] = int(over)
+    st[T.S_TUTESEAT] = -1
+    st[T.S_LASTSIDE] = -1
+    if over:
+        res = deal.result()
+        if res.reason == "tute":
+            st[T.S_TUTESEAT] = next(s for s, d, _p in deal._cantes if d.is_tute)
+        elif True in res.last_trick:
+            st[T.S_LASTSIDE] = res.last_trick.index(True)
+    st[T.S_STOCK] = int(bool(deal._stock))
+    return cfg, st
+
+
+def action_str(a: int, cfg: np.ndarray) -> str:
+    """Record notation of a kernel action."""
+    if a < 40:
+        return "24567SCR3A"[a % 10] + "oceb"[a // 10]
+    if a == T.A_CUARENTA:
+        return "cuarenta"
+    if T.A_VEINTE0 <= a < T.A_VEINTE0 + 4:
+        return "veinte:" + "oceb"[a - T.A_VEINTE0]
+    if a == T.A_TUTE_REYES:
+        return "tute_reyes"
+    if a == T.A_TUTE_SECOND:
+        return "tute_sotas" if cfg[T.C_FAMILY] == 1 else "tute_caballos"
+    if a == T.A_PASS:
+        return "pass"
+    raise ValueError(f"not a kernel action: {a}")
+
+
+def action_code(action: object) -> int:
+    """Kernel code of a core action (a Card, a Declaration or PASS) or its notation."""
+    from ..actions import parse_action
+    from ..cards import Card
+    from ..rules import Declaration
+
+    act = parse_action(action)  # type: ignore[arg-type]
+    if isinstance(act, Card):
+        return act.index
+    if isinstance(act, Declaration):
+        if act.kind == "cuarenta":
+            return T.A_CUARENTA
+        if act.kind == "veinte":
+            assert act.suit is not None
+            return T.A_VEINTE0 + int(act.suit)
+        return T.A_TUTE_REYES if act.kind == "tute_reyes" else T.A_TUTE_SECOND
+    if str(act) == "pass":
+        return T.A_PASS
+    raise NotCardPlayPositionError(f"action {act} is not a card-play action")
+
+
+def legal_action_codes(st: np.ndarray, cfg: np.ndarray) -> list[int]:
+    buf = np.empty(64, dtype=np.int64)
+    k = legal_actions(st, cfg, buf)
+    return [int(a) for a in buf[:k]]

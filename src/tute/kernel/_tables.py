@@ -1,0 +1,105 @@
+"""Layout of the kernel's flat int64 arrays and the per-family card tables.
+
+The kernel keeps a card-play position in one ``int64`` array (``S_*`` slots) and the rules of
+the deal in another (``C_*`` slots), so that numba functions take two arrays instead of thirty
+scalars. The card tables come from the core (:mod:`tute.cards`); the core never imports this.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from ..cards import GUINOTE, TUTE
+
+# ---- state slots ------------------------------------------------------------------------------
+S_H0: Final = 0  # hands of seats 0..3 (40-bit masks): slots 0..3
+S_T0: Final = 4  # cards of the current trick in playing order: slots 4..7
+S_TLEN: Final = 8
+S_LEADER: Final = 9
+S_TOMOVE: Final = 10
+S_BEST: Final = 11  # winning card so far (-1 before the lead)
+S_BESTSEAT: Final = 12
+S_RUFFED: Final = 13
+S_TOPLED: Final = 14  # strongest card of the led suit in the trick (must_head_after_ruff)
+S_SUNG: Final = 15  # 4-bit: suits whose marriage was declared
+S_FORTYLOST: Final = 16  # seat mask: lost the right to the 40 (forty_first=forfeit)
+S_SIDEFIRST: Final = 17  # side mask: sides that have won a trick
+S_FORFEIT: Final = 18  # side mask: sides that lost all declarations
+S_PTS0: Final = 19  # card points taken by side 0 / 1: slots 19, 20
+S_CANTE0: Final = 21  # cante points of side 0 / 1: slots 21, 22
+S_DONE: Final = 23  # completed tricks
+S_WINDOW: Final = 24  # seats that may still declare in the open window
+S_WSEATS: Final = 25  # seats entitled when the window opened
+S_WDECL: Final = 26  # somebody declared in this window
+S_POLL: Final = 27  # seat asked to declare-or-pass (the winner's partner), or -1
+S_OVER: Final = 28
+S_TUTESEAT: Final = 29  # seat that sang a tute, or -1
+S_LASTSIDE: Final = 30  # side that took the last trick, or -1
+S_SIDETRICKS0: Final = 31  # tricks won per side: slots 31, 32
+S_STOCK: Final = 33  # 1 while the trick is a stock-phase trick (legality only)
+S_SIZE: Final = 34
+
+# ---- config slots -----------------------------------------------------------------------------
+C_N: Final = 0  # seats
+C_TRUMP: Final = 1  # trump suit or -1
+C_FAMILY: Final = 2  # 0 tute, 1 guinote
+C_EXEMPT: Final = 3
+C_UNDER: Final = 4
+C_HEAD: Final = 5
+C_STOCKRULE: Final = 6  # 0 free, 1 follow_trump_lead, 2 follow_suit, 3 full
+C_CANTEBY: Final = 7  # 0 trick_winner, 1 winning_side_one, 2 winning_side_each
+C_FORTY: Final = 8  # 0 enforce, 1 forfeit, 2 off
+C_RESTR: Final = 9  # 0 none, 1 forfeit_if_skipped_first, 2 first_win_only
+C_TUTE: Final = 10  # tute_enabled
+C_PARTNERS: Final = 11
+C_TOTAL: Final = 12  # tricks in the deal
+C_SIDE0: Final = 13  # side of seats 0..3: slots 13..16
+C_NSIDES: Final = 17
+C_SCALE: Final = 18  # solver objective: points are multiplied by this ...
+C_TB: Final = 19  # ... and the last trick adds this tie-break unit on top of 10*scale
+C_MANO: Final = 20
+C_ARRCANTE: Final = 21  # 1: a declaration window follows the tricks played with no stock
+C_SIZE: Final = 22
+
+STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
+CANTE_BY: Final = ("trick_winner", "winning_side_one", "winning_side_each")
+FORTY_FIRST: Final = ("enforce", "forfeit", "off")
+RESTRICTIONS: Final = ("none", "forfeit_if_skipped_first", "first_win_only")
+
+# ---- actions ----------------------------------------------------------------------------------
+A_CUARENTA: Final = 40
+A_VEINTE0: Final = 41  # 41 + suit
+A_TUTE_REYES: Final = 45
+A_TUTE_SECOND: Final = 46  # four caballos (Tute) / four sotas (Guiñote)
+A_PASS: Final = 47
+# declaration bit d in a declarations mask <-> action 40 + d
+
+# ---- card tables, [family, card] ----------------------------------------------------------------
+STRENGTH: Final = np.array([TUTE.strength, GUINOTE.strength], dtype=np.int64)
+POINTS: Final = np.array([TUTE.points, GUINOTE.points], dtype=np.int64)
+HIGHER: Final = np.array([TUTE.higher, GUINOTE.higher], dtype=np.int64)
+#: marriage partner of the king: caballo (position 6) in Tute, sota (5) in Guiñote
+MARRIAGE_POS: Final = np.array([6, 5], dtype=np.int64)
+SUIT_MASK: Final = np.array([0x3FF << (10 * s) for s in range(4)], dtype=np.int64)
+KINGS: Final = sum(1 << (10 * s + 7) for s in range(4))
+#: four caballos (Tute) / four sotas (Guiñote)
+SECOND_TUTE: Final = np.array([sum(1 << (10 * s + 6) for s in range(4)),
+                               sum(1 << (10 * s + 5) for s in range(4))], dtype=np.int64)
+#: zero-point cards of each suit (2 4 5 6 7 in both families): candidates for merging
+LOW_MASK: Final = sum(0x1F << (10 * s) for s in range(4))
+
+
+def _check_tables() -> None:
+    # merging equivalent cards relies on positions 0..4 being worthless and in strength order
+    for fam in range(2):
+        for s in range(4):
+            for p in range(5):
+                c = 10 * s + p
+                assert POINTS[fam, c] == 0 and STRENGTH[fam, c] == p
+            for p in range(5, 10):
+                assert POINTS[fam, 10 * s + p] > 0
+
+
+_check_tables()

@@ -1,0 +1,232 @@
+"""The exact (perfect-information) solver: optimal future point margins of card-play positions.
+
+>>> import tute
+>>> from tute.solver import Solver
+>>> deal = tute.Deal.new("tute_parejas", seed=7, dealer=3)
+>>> for _ in range(32):
+...     _ = deal.apply(deal.legal_actions()[0])
+>>> solver = Solver(tt_mb=16)
+>>> analysis = solver.analyze(deal)
+>>> analysis.value == max(v for _a, v in analysis.actions) if deal.to_move % 2 == 0 else True
+True
+
+Value: side 0's future points minus the other side's -- card points of the tricks still to be
+won (including the current trick), the 10 of the last trick, and the cantes still to come,
+under the variant's options (rules.md §1.3–§1.6) -- with every hand known and both sides
+playing perfectly. A tute ends the deal: it is worth ``+-TUTE_VALUE`` (1000) to the side that
+sings it, whatever the points. Declarations are part of the search (see
+:mod:`tute.solver._search` for the one exact pruning used), so the value equals exhaustive
+minimax over the core's ``Deal.legal_actions()``.
+
+Positions covered: any card-play position of Tute por parejas; the arrastre (stock empty) of
+Guiñote and of the two-player games. Not covered (``UnsupportedPositionError``): the stock
+phase (hidden stock), a pending exchange or dealt-tute poll, deals *de vueltas* with
+``vueltas_claim=auto`` (play may stop at 101), ``thirty_malas`` (cantes conditional on the
+final card points) and games of more than two sides. The search is written for two sides
+given by a seat -> side table, so three-player arrastrado (the player to move against the
+other two combined) only needs that table.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import TuteError
+from ..kernel import NotCardPlayPositionError, from_deal
+from ..kernel import _tables as T
+from ._search import (
+    HIST,
+    MAXOPT,
+    MAXPLY,
+    SCRATCH,
+    ST_GEN,
+    ST_NODES,
+    STATS_SIZE,
+    TUTE_VALUE,
+    exact_value,
+    probe,
+)
+
+if TYPE_CHECKING:
+    from ..deal import Deal
+
+__all__ = [
+    "TUTE_VALUE",
+    "Analysis",
+    "NotCardPlayPositionError",
+    "Solver",
+    "SolverError",
+    "UnsupportedPositionError",
+]
+
+ENTRY_BYTES = 32  # three key words and one data word per table entry
+MAX_TT_MB = 4096
+
+
+class SolverError(TuteError):
+    """Base class of the solver's errors."""
+
+
+class UnsupportedPositionError(SolverError):
+    """A position the solver cannot value exactly (see the module docstring)."""
+
+
+@dataclass
+class Analysis:
+    """The value of a position and of each legal action (both as side 0's future margin)."""
+
+    value: int
+    actions: list[tuple[str, int]] = field(default_factory=list)
+    to_move: int | None = None
+    nodes: int = 0
+    ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "to_move": self.to_move,
+            "actions": [{"action": a, "value": v} for a, v in self.actions],
+            "nodes": self.nodes,
+            "ms": round(self.ms, 3),
+        }
+
+
+def taken_margin(deal: Deal) -> int:
+    """Side 0's points minus side 1's so far: cards, cantes, and the last trick once over."""
+    if deal.is_over():
+        res = deal.result()
+        if res.reason == "tute":
+            return TUTE_VALUE if res.winner == 0 else -TUTE_VALUE
+        return res.totals[0] - res.totals[1]
+    pts = deal.card_points
+    cantes = [0, 0]
+    for seat, _decl, p in deal.cantes:
+        cantes[deal.side_of(seat)] += p
+    return pts[0] + cantes[0] - pts[1] - cantes[1]
+
+
+class Solver:
+    """An exact solver with its own transposition table (``tt_mb`` megabytes, power of two
+    entries, at most 512 MB by default policy; reused across calls on the same rules)."""
+
+    def __init__(self, tt_mb: int = 64):
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= MAX_TT_MB:
+            raise SolverError(f"invalid tt_mb {tt_mb!r}: expected 1..{MAX_TT_MB}")
+        entries = 1 << ((tt_mb << 20) // ENTRY_BYTES).bit_length() - 1
+        self.tt_keys = np.zeros((entries, 3), dtype=np.uint64)
+        self.tt_data = np.zeros(entries, dtype=np.int64)
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self.stats[ST_GEN] = 1
+        self._moves = np.zeros((MAXPLY, SCRATCH), dtype=np.int64)
+        self._opts = np.zeros((MAXPLY, MAXOPT, 3), dtype=np.int64)
+        self._last_cfg: bytes | None = None
+        self.nodes = 0  # nodes of the last call
+
+    @property
+    def tt_bytes(self) -> int:
+        return int(self.tt_keys.nbytes + self.tt_data.nbytes)
+
+    def reset(self) -> None:
+        """Forget the table's contents (O(1): entries carry a generation stamp)."""
+        gen = int(self.stats[ST_GEN]) + 1
+        if gen >= 0xFFFF:
+            self.tt_data[:] = 0
+            gen = 1
+        self.stats[ST_GEN] = gen
+        self.stats[HIST:] = 0
+        self._last_cfg = None
+
+    # ------------------------------------------------------------------ positions
+
+    def _state(self, deal: Deal) -> tuple[np.ndarray, np.ndarray]:
+        cfg, st = from_deal(deal)
+        if st[T.S_OVER]:
+            return cfg, st
+        if st[T.S_STOCK]:
+            raise NotCardPlayPositionError(
+                f"not a card-play position: {deal.variant.id} is in its stock phase "
+                f"({deal.stock_count} cards in the stock); the solver starts at the arrastre"
+            )
+        if cfg[T.C_NSIDES] != 2:
+            raise UnsupportedPositionError(f"{deal.variant.id}: only two-sided games for now")
+        if deal.options.thirty_malas:
+            raise UnsupportedPositionError("thirty_malas is not supported by the solver")
+        if deal.carry is not None and deal.options.vueltas_claim == "auto":
+            raise UnsupportedPositionError(
+                "deals de vueltas with vueltas_claim=auto are not supported by the solver")
+        key = cfg.tobytes()
+        if key != self._last_cfg:
+            self.reset()
+            self._last_cfg = key
+        else:  # age the lead-history counts so that old positions do not drown new ones
+            self.stats[HIST:] >>= 1
+        return cfg, st
+
+    def _run_value(self, cfg: np.ndarray, st: np.ndarray, guess: int) -> int:
+        return int(exact_value(st, cfg, self.stats, self.tt_keys, self.tt_data, self._moves,
+                        self._opts, guess))
+
+    # ------------------------------------------------------------------ queries
+
+    def value(self, deal: Deal, guess: int = 0) -> int:
+        """Side 0's optimal future margin from this position (0 once the deal is over)."""
+        cfg, st = self._state(deal)
+        start = int(self.stats[ST_NODES])
+        v = 0 if st[T.S_OVER] else self._run_value(cfg, st, guess)
+        self.nodes = int(self.stats[ST_NODES]) - start
+        return v
+
+    def analyze(self, deal: Deal) -> Analysis:
+        """The position's value and the value of each legal action (side 0's future margin
+        from this position when that action is taken and play is perfect afterwards)."""
+        t0 = time.perf_counter()
+        start = int(self.stats[ST_NODES])
+        value = self.value(deal)
+        base = taken_margin(deal)
+        out: list[tuple[str, int]] = []
+        for act in deal.legal_actions():
+            child = deal.copy()
+            child.apply(act)
+            gained = taken_margin(child) - base
+            if child.is_over():  # a tute is worth +-TUTE_VALUE whatever was taken before
+                v = taken_margin(child) if child.result().reason == "tute" else gained
+            else:
+                v = gained + self.value(child, guess=value - gained)
+            out.append((str(act), v))
+        self.nodes = int(self.stats[ST_NODES]) - start
+        return Analysis(value, out, deal.to_move, self.nodes, (time.perf_counter() - t0) * 1e3)
+
+    def wins(self, deal: Deal, side: int = 0) -> bool:
+        """Does ``side`` win the deal from here with perfect play: a final total strictly
+        greater than the other side's, equal totals going by the tie rule (``tie_break`` of
+        parejas; the last trick in the stock games)? Points already taken count."""
+        if side not in (0, 1):
+            raise SolverError(f"invalid side {side!r}: expected 0 or 1")
+        cfg, st = self._state(deal)
+        taken = taken_margin(deal)
+        if st[T.S_OVER]:
+            res = deal.result()
+            return res.winner == side
+        rule = deal.options.tie_break if not deal.variant.stock else "last_trick"
+        start = int(self.stats[ST_NODES])
+        args = (self.stats, self.tt_keys, self.tt_data, self._moves, self._opts)
+        if rule == "last_trick":
+            cfg = cfg.copy()
+            cfg[T.C_SCALE] = 2
+            cfg[T.C_TB] = 1
+            # 2*taken + future is odd (the last trick adds +-1), so never a tie
+            yes0 = bool(probe(st, cfg, *args, -2 * taken + 1))
+            won = yes0 if side == 0 else not yes0
+        else:
+            mano0 = rule == "mano_side" and deal.side_of(deal.mano) == 0
+            mano1 = rule == "mano_side" and deal.side_of(deal.mano) == 1
+            if side == 0:
+                won = bool(probe(st, cfg, *args, -taken + (0 if mano0 else 1)))
+            else:  # side 1 wins iff the final margin is < 0, or == 0 with its mano
+                won = not bool(probe(st, cfg, *args, -taken + (1 if mano1 else 0)))
+        self.nodes = int(self.stats[ST_NODES]) - start
+        return won

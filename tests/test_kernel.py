@@ -1,0 +1,197 @@
+"""The numba kernel against the pure-Python core (the reference).
+
+Two differential tests: (1) random card-play states, 100,000 per variant, compare legal cards
+(every §1.4 flag), trick winners, card points and declarations with ``tute.rules``;
+(2) whole random deals through ``tute.Deal`` with the kernel's state machine replaying them,
+compare legal actions (declarations and passes included), states and final margins.
+``bench/kernel_differential.py`` runs (1) with 10^6 states per variant.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tute
+from tute import kernel as K
+from tute.cards import GUINOTE, TUTE
+from tute.kernel import _tables as T
+from tute.rules import available_declarations, legal_mask, trick_winner
+
+pytest.importorskip("numba")
+
+VARIANTS = ("tute_parejas", "guinote", "tute_2p_habanero", "tute_2p_corriente", "guinote_2p")
+STOCK_RULES = ("free", "follow_trump_lead", "follow_suit", "full")
+FORTY = ("enforce", "forfeit", "off")
+DECL_NAMES = {0: "cuarenta", 1: "veinte:o", 2: "veinte:c", 3: "veinte:e", 4: "veinte:b",
+              5: "tute_reyes", 6: None}
+
+
+def random_states(variant: str, count: int, seed: int) -> dict[str, np.ndarray]:
+    """Random situations for the player to move: a hand of 1..10 cards, a partial trick of
+    other cards, a trump suit, option flags and sung suits."""
+    n = tute.find_variant(variant).seat_count()
+    rng = np.random.default_rng(seed)
+    perm = np.argsort(rng.random((count, 40)), axis=1)
+    size = rng.integers(1, 11, count)
+    tlen = rng.integers(0, n, count)
+    hand = np.zeros(count, dtype=np.int64)
+    trick = np.full((count, 4), -1, dtype=np.int64)
+    for j in range(10):
+        sel = j < size
+        hand[sel] |= np.int64(1) << perm[sel, j]
+    for j in range(n - 1):  # trick cards: the other end of the permutation
+        sel = j < tlen
+        trick[sel, j] = perm[sel, 39 - j]
+    return {
+        "hand": hand,
+        "trick": trick,
+        "tlen": tlen,
+        "trump": rng.integers(0, 4, count),
+        "flags": rng.integers(0, 1 << 10, count),
+        "sung": rng.integers(0, 16, count),
+    }
+
+
+def check_random_states(variant: str, count: int, seed: int) -> int:
+    var = tute.find_variant(variant)
+    order = var.order
+    fam = 1 if order is GUINOTE else 0
+    data = random_states(variant, count, seed)
+    out = K.batch_check(data["hand"], data["trick"], data["tlen"], data["trump"],
+                        data["flags"], data["sung"], fam, int(var.partnerships),
+                        int(var.stock))
+    checked = 0
+    for i in range(count):
+        hand = int(data["hand"][i])
+        tl = int(data["tlen"][i])
+        trick = [int(c) for c in data["trick"][i, :tl]]
+        trump = int(data["trump"][i])
+        f = int(data["flags"][i])
+        stock = bool(f & 1) and var.stock
+        seat_pos = tl  # the mover is the tl-th player of the trick
+        partner_winning = False
+        if trick and var.partnerships:
+            win = trick_winner(trick, trump, order)
+            partner_winning = (seat_pos - win) % 2 == 0
+        want = legal_mask(
+            hand, trick, trump, order,
+            phase="stock" if stock else "obligated",
+            stock_phase_rule=STOCK_RULES[(f >> 1) & 3],
+            partner_winning=partner_winning,
+            partner_exemption=bool(f >> 3 & 1) and var.partnerships,
+            must_undertrump=bool(f >> 4 & 1), must_head_after_ruff=bool(f >> 5 & 1),
+        )
+        assert out[i, 0] == want, (variant, i, hand, trick, trump, f)
+        if trick:
+            assert out[i, 1] == trick_winner(trick, trump, order), (variant, i, trick)
+        assert out[i, 2] == order.points_of(hand | sum(1 << c for c in trick))
+        forty = FORTY[((f >> 6) & 3) % 3]
+        decls = available_declarations(
+            hand, trump, order, sung_suits=int(data["sung"][i]),
+            forty_forfeited=bool(f >> 8 & 1), forty_first=forty, tute_enabled=bool(f >> 9 & 1))
+        got = {K.action_str(40 + d, np.array([0, 0, fam])) for d in range(7)
+               if out[i, 3] >> d & 1}
+        assert got == {str(d) for d in decls}, (variant, i, hand, got, decls)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_states_agree_with_core(variant: str) -> None:
+    assert check_random_states(variant, 100_000, seed=VARIANTS.index(variant)) == 100_000
+
+
+OPTION_SETS = {
+    "tute_parejas": [
+        {}, {"cante_by": "winning_side_each"},
+        {"cante_by": "winning_side_one", "forty_first": "forfeit"},
+        {"cante_restriction": "forfeit_if_skipped_first", "forty_first": "off"},
+        {"cante_restriction": "first_win_only", "must_undertrump": True,
+         "must_head_after_ruff": True, "partner_exemption": True},
+    ],
+    "guinote": [{}, {"cante_by": "winning_side_one", "forty_first": "forfeit"},
+                {"cante_restriction": "forfeit_if_skipped_first"}],
+    "tute_2p_habanero": [{}, {"forty_first": "off", "must_undertrump": True}],
+    "tute_2p_corriente": [{}, {"cante_restriction": "first_win_only"}],
+    "guinote_2p": [{}, {"forty_first": "forfeit", "must_head_after_ruff": True}],
+}
+
+
+def _card_play(deal: tute.Deal) -> bool:
+    return not (deal._stock or deal._draw_pending
+                or (deal._phase == 1 and deal._queue[0][1] != "cante"))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_whole_deals_agree_with_core(variant: str) -> None:
+    deals = 0
+    for options in OPTION_SETS[variant]:
+        for seed in range(40):
+            deal = tute.Deal.new(variant, seed=seed, options=options)
+            rng = random.Random(seed)
+            kst: np.ndarray | None = None
+            cfg = None
+            while not deal.is_over():
+                acts = deal.legal_actions()
+                act = acts[rng.randrange(len(acts))]
+                if _card_play(deal):
+                    cfg, st = K.from_deal(deal)
+                    if kst is not None:
+                        np.testing.assert_array_equal(kst, st)
+                    got = sorted(K.action_str(a, cfg) for a in K.legal_action_codes(st, cfg))
+                    assert got == sorted(str(a) for a in acts), (variant, options, seed)
+                    kst = st.copy()
+                    K.apply_action(kst, cfg, K.action_code(act))
+                else:
+                    kst = None
+                deal.apply(act)
+            assert kst is not None and cfg is not None
+            _, final = K.from_deal(deal)
+            for slot in (T.S_OVER, T.S_PTS0, T.S_PTS0 + 1, T.S_CANTE0, T.S_CANTE0 + 1,
+                         T.S_LASTSIDE, T.S_TUTESEAT):
+                assert kst[slot] == final[slot], (variant, options, seed, slot)
+            res = deal.result()
+            if res.reason == "tricks":
+                assert K.final_margin(kst, cfg) == res.totals[0] - res.totals[1]
+            deals += 1
+    assert deals >= 40
+
+
+@pytest.mark.parametrize(("variant", "window"), [
+    ("tute_parejas", 1), ("guinote", 1), ("guinote_2p", 1),
+    ("tute_2p_habanero", 0), ("tute_2p_corriente", 0),
+])
+def test_arrastre_declaration_windows(variant: str, window: int) -> None:
+    """Two-player Tute declares nothing once the stock is empty (rules.md §3.5); Guiñote and
+    the four-seat games open a window after every trick (§6.8, §2)."""
+    var = tute.find_variant(variant)
+    assert K.make_config(var, var.defaults, 0)[T.C_ARRCANTE] == window
+
+
+def test_playouts_finish_every_deal() -> None:
+    starts, cfgs = [], []
+    for seed in range(20):
+        cfg, st = K.from_deal(tute.Deal.new("tute_parejas", seed=seed))
+        starts.append(st)
+        cfgs.append(cfg)
+    out = K.playout_batch(np.array(starts), np.array(cfgs), 5, 1)
+    assert out[0] == 100
+    assert out[1] >= 100 * 40  # 40 cards, plus any declarations and passes
+
+
+def test_tables_come_from_the_core() -> None:
+    assert list(T.POINTS[0]) == list(TUTE.points)
+    assert list(T.STRENGTH[1]) == list(GUINOTE.strength)
+
+
+def test_stock_poll_is_not_a_card_play_position() -> None:
+    deal = tute.Deal.new("tute_2p_habanero", seed=3)
+    while not (deal._phase == 1 and deal._queue and deal._queue[0][1] == "exchange"):
+        if deal.is_over():
+            pytest.skip("no exchange poll in this deal")
+        deal.apply(deal.legal_actions()[-1])
+    with pytest.raises(K.NotCardPlayPositionError):
+        K.from_deal(deal)

@@ -1,0 +1,254 @@
+"""The exact solver against plain exhaustive minimax over the core (Deal copy/apply/undo)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import tute
+from tute.solver import TUTE_VALUE, Solver, UnsupportedPositionError, taken_margin
+from tute.solver.cli_support import (
+    NotCardPlayPositionError,
+    SolveInputError,
+    format_analysis,
+    parse_seeds,
+    solve_record,
+    solve_seeds,
+    summarize,
+)
+
+pytest.importorskip("numba")
+
+
+def minimax(deal: tute.Deal) -> int:
+    """Side 0's best future margin by brute force over every legal action of the core."""
+    if deal.is_over():
+        return 0
+    base = taken_margin(deal)
+    values = []
+    for act in deal.legal_actions():
+        deal.apply(act)
+        if deal.is_over() and deal.result().reason == "tute":
+            values.append(taken_margin(deal))
+        else:
+            values.append(taken_margin(deal) - base + minimax(deal))
+        deal.undo()
+    return max(values) if deal.side_of(deal.to_move) == 0 else min(values)
+
+
+def minimax_wins(deal: tute.Deal, side: int) -> bool:
+    """Does ``side`` win the deal (the core's own result) with perfect play?"""
+    if deal.is_over():
+        return deal.result().winner == side
+    outcomes = []
+    for act in deal.legal_actions():
+        deal.apply(act)
+        outcomes.append(minimax_wins(deal, side))
+        deal.undo()
+    mine = deal.side_of(deal.to_move) == side
+    return any(outcomes) if mine else all(outcomes)
+
+
+OPTION_SETS: dict[str, list[dict[str, object]]] = {
+    "tute_parejas": [
+        {}, {"cante_by": "winning_side_each"},
+        {"cante_by": "winning_side_one", "forty_first": "forfeit"},
+        {"cante_restriction": "forfeit_if_skipped_first", "forty_first": "off"},
+        {"cante_restriction": "first_win_only", "must_undertrump": True,
+         "must_head_after_ruff": True, "tie_break": "mano_side"},
+        {"partner_exemption": True, "tie_break": "replay"},
+    ],
+    "guinote": [{}, {"cante_by": "winning_side_one", "forty_first": "off"}],
+    "tute_2p_habanero": [{}, {"forty_first": "off"}],
+    "tute_2p_corriente": [{}, {"forty_first": "forfeit"}],
+    "guinote_2p": [{}, {"must_undertrump": True}],
+}
+
+
+def endgame(variant: str, options: dict[str, object], seed: int) -> tute.Deal | None:
+    """A random position with at most 3 (four seats) or 4 (two seats) tricks to go,
+    sometimes mid-trick or inside a declaration window."""
+    rng = random.Random(seed)
+    deal = tute.Deal.new(variant, seed=seed, options=options)
+    left = rng.randint(1, 3 if deal.seats == 4 else 4)
+    keep = seed % 3 != 0  # mostly keep kings and their mates for the endgame's cantes
+    partner_pos = 5 if deal.order is tute.GUINOTE else 6
+    while not deal.is_over() and (
+        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
+        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
+    ):
+        acts = deal.legal_actions()
+        if keep:
+            quiet = [a for a in acts if isinstance(a, tute.Card)
+                     and a.rank not in (7, partner_pos)] or [
+                a for a in acts if not isinstance(a, tute.Declaration)] or acts
+            acts = quiet
+        deal.apply(acts[rng.randrange(len(acts))])
+    for _ in range(rng.randint(0, 3)):
+        if deal.is_over():
+            break
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    return None if deal.is_over() else deal
+
+
+CASES = [(v, i, s) for v, opts in OPTION_SETS.items() for i in range(len(opts))
+         for s in range(34 if v == "tute_parejas" else 26)]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(tt_mb=8)
+
+
+def test_agrees_with_exhaustive_minimax(solver: Solver) -> None:
+    checked = with_cantes = 0
+    for variant, i, seed in CASES:
+        deal = endgame(variant, OPTION_SETS[variant][i], seed)
+        if deal is None:
+            continue
+        analysis = solver.analyze(deal)
+        want = minimax(deal.copy())
+        assert analysis.value == want, (variant, OPTION_SETS[variant][i], seed)
+        pick = max if deal.side_of(deal.to_move) == 0 else min
+        assert analysis.value == pick(v for _a, v in analysis.actions)
+        checked += 1
+        with_cantes += any(h for h in _marriages_out(deal))
+    assert checked >= 300, checked
+    assert with_cantes >= 50, with_cantes
+
+
+def _marriages_out(deal: tute.Deal) -> list[bool]:
+    from tute.rules import marriage_mask
+
+    return [any(h.mask & marriage_mask(s, deal.order) == marriage_mask(s, deal.order)
+                for h in deal.hands) for s in range(4)]
+
+
+def test_wins_agrees_with_core_result(solver: Solver) -> None:
+    checked = 0
+    for i, options in enumerate(OPTION_SETS["tute_parejas"]):
+        for seed in range(12):
+            deal = endgame("tute_parejas", options, 1000 + 17 * i + seed)
+            if deal is None:
+                continue
+            for side in (0, 1):
+                assert solver.wins(deal, side) == minimax_wins(deal.copy(), side), (
+                    options, seed, side)
+            checked += 1
+    assert checked >= 40
+
+
+# golden values: side 0's optimal margin after the first 16 actions (first legal each time)
+GOLDEN_16 = {1: 3, 2: -22, 3: -62, 4: 20, 5: -42}
+GOLDEN_FULL = {1: 60, 2: -108, 3: -8, 4: -18, 5: -8}
+
+
+def _after(seed: int, k: int) -> tute.Deal:
+    deal = tute.Deal.new("tute_parejas", seed=seed)
+    for _ in range(k):
+        deal.apply(deal.legal_actions()[0])
+    return deal
+
+
+@pytest.mark.parametrize("seed", sorted(GOLDEN_16))
+def test_golden_midgame(solver: Solver, seed: int) -> None:
+    assert solver.value(_after(seed, 16)) == GOLDEN_16[seed]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", sorted(GOLDEN_FULL))
+def test_golden_full_deal(seed: int) -> None:
+    assert Solver(tt_mb=64).value(_after(seed, 0)) == GOLDEN_FULL[seed]
+
+
+def _tute_deal() -> tute.Deal:
+    hands = [["Ro", "Rc", "Re", "Rb", "Ab"], ["2o", "4o", "5o", "6o", "7o"],
+             ["2c", "4c", "5c", "6c", "7c"], ["2e", "4e", "5e", "6e", "7e"]]
+    # deal the rest so that every hand has 10 cards
+    rest = [c for c in (f"{r}{s}" for s in "oceb" for r in "24567SCR3A")
+            if not any(c in h for h in hands)]
+    full = [h + rest[5 * i:5 * i + 5] for i, h in enumerate(hands)]
+    return tute.Deal.new("tute_parejas", dealer=3, hands=full, trump="b")
+
+
+def test_tute_is_worth_tute_value(solver: Solver) -> None:
+    deal = _tute_deal()
+    # seat 0 leads the ace of trumps, wins the trick and sings the tute
+    assert solver.value(deal) == TUTE_VALUE
+    assert solver.wins(deal, 0) and not solver.wins(deal, 1)
+
+
+def test_value_does_not_depend_on_the_guess(solver: Solver) -> None:
+    for seed in (1, 2, 3):
+        deal = _after(seed, 16)
+        for guess in (-400, -31, 0, 7, 250):
+            solver.reset()
+            assert solver.value(deal, guess=guess) == GOLDEN_16[seed], (seed, guess)
+    # +-1000 breaks the parity of point margins that the probes rely on
+    for guess in (-1000, -3, 0, 5, 999, 1001, 4000):
+        solver.reset()
+        assert solver.value(_tute_deal(), guess=guess) == TUTE_VALUE, guess
+
+
+DEEP_ENDGAMES = ([("tute_parejas", 5, s) for s in range(3)] + [("guinote", 5, s) for s in (0, 2)]
+                 + [("tute_2p_corriente", 6, s) for s in range(3)]
+                 + [("tute_2p_habanero", 5, s) for s in range(2)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "left", "seed"), DEEP_ENDGAMES)
+def test_deep_endgames_agree_with_minimax(variant: str, left: int, seed: int) -> None:
+    rng = random.Random(seed)
+    deal = tute.Deal.new(variant, seed=seed)
+    while not deal.is_over() and (
+        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
+        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
+    ):
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    assert not deal.is_over()
+    assert Solver(tt_mb=8).value(deal) == minimax(deal.copy())
+
+
+def test_stock_phase_is_refused(solver: Solver) -> None:
+    deal = tute.Deal.new("tute_2p_habanero", seed=1)
+    with pytest.raises(NotCardPlayPositionError, match="stock phase"):
+        solver.value(deal)
+    with pytest.raises(NotCardPlayPositionError):
+        list(solve_seeds("guinote", range(1)))
+
+
+def test_vueltas_unsupported(solver: Solver) -> None:
+    deal = tute.Deal.new("tute_2p_habanero", seed=1, carry=[50, 60])
+    while deal.in_stock_phase:
+        deal.apply(deal.legal_actions()[-1])
+    if not deal.is_over():
+        with pytest.raises(UnsupportedPositionError):
+            solver.value(deal)
+
+
+def test_solve_record_and_table() -> None:
+    deal = _after(3, 30)
+    result = solve_record(deal.to_record(), tt_mb=8)
+    assert result["value"] == Solver(tt_mb=8).value(deal)
+    assert {row["action"] for row in result["actions"]} == {str(a) for a in deal.legal_actions()}
+    json.dumps(result)
+    assert "value" in format_analysis(result)
+    with pytest.raises(tute.RecordError):
+        solve_record({"format": "tute-record", "kind": "deal", "variant": "tute_parejas"})
+
+
+def test_solve_seeds_and_summary() -> None:
+    assert parse_seeds("3-5") == range(3, 6)
+    with pytest.raises(SolveInputError):
+        parse_seeds("5-3")
+    with pytest.raises(SolveInputError):
+        parse_seeds("x")
+    rows = list(solve_seeds("tute_parejas", range(1, 3), tt_mb=16))
+    assert [r["value"] for r in rows] == [GOLDEN_FULL[1], GOLDEN_FULL[2]]
+    summary = summarize(rows)
+    assert summary["deals"] == 2 and summary["ms_max"] >= summary["ms_median"]
+    json.dumps(summary)
