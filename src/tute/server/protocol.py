@@ -170,7 +170,16 @@ def goal_info(match: Match) -> dict[str, Any]:
             return {"kind": "cotos", "partidas": o.partidas_per_coto, "cotos": o.cotos_to_win}
         if match.variant.stock:
             return {"kind": "games", "n": o.games_to_win}
-        return {"kind": o.match.mode, "n": o.match.n}
+        vid = match.variant.id
+        if vid == "tute_parejas":
+            return {"kind": o.match.mode, "n": o.match.n}
+        if vid == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":
+            return {"kind": "games", "n": o.games_to_win}
+        if vid == "tute_cabron" or (vid == "tute_arrastrado_3p" and o.scoring_3p == "losses"):
+            return {"kind": "losses", "n": o.loss_limit}
+        if o.match_deals is not None:
+            return {"kind": "balance_deals", "n": o.match_deals}
+        return {"kind": "balance", "n": o.match_target}
     except AttributeError:  # a variant with other match rules: the core's own words
         return {"kind": "other", "text": match.goal()}
 

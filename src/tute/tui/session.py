@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..actions import Action, Exchange, Pass
+from ..actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    Claim,
+    Discard,
+    Exchange,
+    Pass,
+    Stop,
+    TakeOver,
+    ThrowIn,
+)
 from ..bots import Bot, make_bot
 from ..cards import Card
 from ..deal import Deal, DealResult, SeatView
@@ -65,6 +76,16 @@ def action_label(lang: str, action: Action, trump: Any = None) -> str:
         return tr(lang, "cambio", card=str(action.card))
     if isinstance(action, Declaration):
         return tr(lang, "cantar", what=declaration_name(lang, action))
+    if isinstance(action, Bid):
+        return tr(lang, "bid", points=action.points)
+    if isinstance(action, ChooseTrump):
+        return tr(lang, "trump_choice", suit=suit_name(lang, action.suit))
+    if isinstance(action, Discard):
+        return tr(lang, "discard", card=str(action.card))
+    for kind, key in ((TakeOver, "takeover"), (ThrowIn, "throw"), (Claim, "claim"),
+                      (Stop, "stop")):
+        if isinstance(action, kind):
+            return tr(lang, key)
     return str(action)  # a kind of action this screen does not know yet: its notation
 
 

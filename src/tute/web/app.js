@@ -288,6 +288,19 @@ async function joinByCode(code) {
 
 // ------------------------------------------------------------------ sound (off by default)
 
+// Subastado offers every bid up to 230: a few buttons, the rest in a list.
+function actionButtons(actions) {
+  const btn = (a) => `<button class="action-btn" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`;
+  const bids = actions.filter((a) => a.startsWith("bid:"));
+  const rest = actions.filter((a) => !a.startsWith("bid:"));
+  let html = rest.map(btn).join("") + bids.slice(0, 4).map(btn).join("");
+  if (bids.length > 4) {
+    html += `<select id="bid-more" aria-label="${esc(t("bidMore"))}">${bids.slice(4).map((b) => `<option value="${esc(b)}">${esc(b.slice(4))}</option>`).join("")}</select>
+      <button class="action-btn" id="bid-more-btn" type="button">${esc(t("bidGo"))}</button>`;
+  }
+  return html;
+}
+
 // Drawn, not an emoji: many desktops lack an emoji font and would show a box.
 function speakerIcon(on) {
   const waves = on
@@ -586,7 +599,7 @@ function tablePage(id) {
             ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
             ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}
             <span class="turn" role="status">${turnMsg}</span></div>
-          ${buttons.length ? `<div class="actions">${buttons.map((a) => `<button class="action-btn" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`).join("")}</div>` : ""}
+          ${buttons.length ? `<div class="actions">${actionButtons(buttons)}</div>` : ""}
           <div class="hand" id="hand">${handHTML}</div>
           <p class="msg" role="alert">${esc(T.message)}</p>
         </div>
@@ -627,7 +640,7 @@ function tablePage(id) {
     if (!g) return fallback;
     if (g.kind === "cotos") return t("goal_cotos", g.partidas, g.cotos);
     if (g.kind === "series" && g.n === 1) return t("seriesOf1");
-    if (g.kind in { series: 1, race: 1, games: 1 }) return t("goal_" + g.kind, g.n);
+    if (g.kind in { series: 1, race: 1, games: 1, losses: 1, balance: 1, balance_deals: 1 }) return t("goal_" + g.kind, g.n);
     return fallback;
   }
 
@@ -694,6 +707,8 @@ function tablePage(id) {
     document.getElementById("sound-btn").onclick = () => { local.sound = !local.sound; render(); beep(); };
     document.getElementById("last-btn").onclick = () => { T.showLast = !T.showLast; render(); };
     app.querySelectorAll(".action-btn").forEach((b) => { b.onclick = () => play(b.dataset.action); });
+    const bidGo = document.getElementById("bid-more-btn");
+    if (bidGo) bidGo.onclick = () => play(document.getElementById("bid-more").value);
     document.getElementById("continue-btn")?.addEventListener("click", () => { T.overlay = null; render(); });
     document.getElementById("again-btn")?.addEventListener("click", async () => {
       try {

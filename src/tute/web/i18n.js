@@ -37,11 +37,16 @@ const ES = {
   pass: "Paso", cuarenta: "Cantar las cuarenta", veinte: "Cantar las veinte en {0}",
   tute_reyes: "Cantar tute de reyes", tute_caballos: "Cantar tute de caballos",
   tute_sotas: "Cantar tute de sotas", tute: "Cantar tute", cambio: "Cambiar {0} por la pinta",
+  act_bid: "Pujar {0}", act_trump: "Triunfo: {0}", act_discard: "Descartar {0}",
+  act_takeover: "Quedarse la puja (paga doble)", act_throw: "Tirar la mano", act_claim: "Reclamar renuncio",
+  act_stop: "Cerrar: tengo 101", bidMore: "Otra puja", bidGo: "Pujar",
   suit_o: "oros", suit_c: "copas", suit_e: "espadas", suit_b: "bastos",
   rank_A: "as", rank_2: "dos", rank_3: "tres", rank_4: "cuatro", rank_5: "cinco",
   rank_6: "seis", rank_7: "siete", rank_S: "sota", rank_C: "caballo", rank_R: "rey",
   cardName: "{0} de {1}", vueltas: "de vueltas", reason_tute: "por tute",
   goal_series: "Serie de {0} manos", goal_race: "A {0} juegos", goal_games: "A {0} juegos",
+  goal_losses: "Pierde quien llegue a {0} juegos perdidos", goal_balance: "Gana quien llegue a {0} tantos",
+  goal_balance_deals: "{0} manos; gana el saldo más alto",
   goal_cotos: "{0} partidas a coto · {1} cotos", noScoreYet: "—", side: "Bando {0}",
   info: "Mesa {0}", log: "Jugadas", closed: "Conexión cerrada: {0}",
 };
@@ -84,11 +89,16 @@ const EN = {
   pass: "Pass", cuarenta: "Declare forty", veinte: "Declare twenty in {0}",
   tute_reyes: "Declare tute of kings", tute_caballos: "Declare tute of knights",
   tute_sotas: "Declare tute of knaves", tute: "Declare tute", cambio: "Exchange {0} for the upcard",
+  act_bid: "Bid {0}", act_trump: "Trumps: {0}", act_discard: "Discard {0}",
+  act_takeover: "Take over the bid (double stakes)", act_throw: "Throw in the hand", act_claim: "Claim a renuncio",
+  act_stop: "Stop: I have 101", bidMore: "Another bid", bidGo: "Bid",
   suit_o: "coins", suit_c: "cups", suit_e: "swords", suit_b: "clubs",
   rank_A: "ace", rank_2: "two", rank_3: "three", rank_4: "four", rank_5: "five",
   rank_6: "six", rank_7: "seven", rank_S: "knave", rank_C: "knight", rank_R: "king",
   cardName: "{0} of {1}", vueltas: "de vueltas", reason_tute: "by tute",
   goal_series: "Series of {0} deals", goal_race: "Race to {0} games", goal_games: "First to {0} games",
+  goal_losses: "Until someone loses {0} games; fewest losses wins", goal_balance: "First balance to {0}",
+  goal_balance_deals: "{0} deals; highest balance wins",
   goal_cotos: "{0} games a coto · {1} cotos", noScoreYet: "—", side: "Side {0}",
   info: "Table {0}", log: "Moves", closed: "Connection closed: {0}",
 };
@@ -115,9 +125,14 @@ export function cardName(card) {
   return t("cardName", t("rank_" + rank), t("suit_" + suit));
 }
 
-// A label for any action in record notation; unknown kinds (bids, trump choice) show as is.
+// A label for any action in record notation; an unknown kind shows as its notation.
 export function actionLabel(a) {
   if (a === "pass") return t("pass");
+  if (a.startsWith("bid:")) return t("act_bid", a.slice(4));
+  if (a.startsWith("trump:")) return t("act_trump", t("suit_" + a.slice(6)));
+  if (a.startsWith("discard:")) return t("act_discard", cardName(a.slice(8)));
+  const token = { takeover: "act_takeover", throw: "act_throw", renuncio: "act_claim", stop: "act_stop" }[a];
+  if (token) return t(token);
   if (a === "cuarenta" || a.startsWith("tute")) return t(a);
   if (a.startsWith("veinte:")) return t("veinte", t("suit_" + a.slice(7)));
   if (a.startsWith("cambio:")) return t("cambio", cardName(a.slice(7)));
