@@ -184,6 +184,25 @@ def goal_info(match: Match) -> dict[str, Any]:
         return {"kind": "other", "text": match.goal()}
 
 
+def score_kind(match: Match) -> str:
+    """Which running score the match keeps: games (or partidas), lost games, or a balance."""
+    kind = goal_info(match)["kind"]
+    if kind == "losses":
+        return "losses"
+    if kind in ("balance", "balance_deals"):
+        return "balance"
+    return "games"
+
+
+def score_values(match: Match) -> list[int]:
+    kind = score_kind(match)
+    if kind == "losses":
+        return list(match.losses)
+    if kind == "balance":
+        return list(match.balances)
+    return list(match.games)
+
+
 def public_state(match: Match) -> dict[str, Any]:
     """The state anyone may see (a spectator's): the match score and the public deal."""
     n = len(match.deals)
@@ -197,6 +216,9 @@ def public_state(match: Match) -> dict[str, Any]:
         "deal_number": n,
         "games": list(match.games),
         "cotos": list(match.cotos) if match.variant.family == "guinote" else None,
+        # the running score of the individual games: lost games, or payments
+        "score_kind": score_kind(match),
+        "score": score_values(match),
         "goal": match.goal(),
         "goal_info": goal_info(match),
         "over": match.is_over(),

@@ -583,7 +583,7 @@ function tablePage(id) {
     const focus = handFocus();
     const sides = d.card_points.length;
     const sideRows = [...Array(sides).keys()].map((sd) => `<tr ${T.seat !== null && (n === 4 ? T.seat % 2 : T.seat) === sd ? 'class="mine"' : ""}>
-      <th>${esc(sideName(sd))}</th><td>${d.card_points[sd]}</td><td>${T.state.games[sd] ?? 0}${T.state.cotos ? ` <small>(${T.state.cotos[sd]} coto)</small>` : ""}</td></tr>`).join("");
+      <th>${esc(sideName(sd))}</th><td>${d.card_points[sd]}</td><td>${(T.state.score || T.state.games)[sd] ?? 0}${T.state.cotos ? ` <small>(${T.state.cotos[sd]} coto)</small>` : ""}</td></tr>`).join("");
     const cantes = d.cantes.map(([s, decl, p]) => `<li>${esc(seatName(s))}: ${esc(actionLabel(decl).replace(/^(Cantar|Declare) /, ""))} <b>${p}</b></li>`).join("");
     const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>`
       : d.to_move !== null ? t("waitingFor", esc(seatName(d.to_move))) : "";
@@ -605,7 +605,7 @@ function tablePage(id) {
         </div>
       </div>
       <aside class="side">
-        <table class="score"><thead><tr><th></th><th>${t("points")}</th><th>${t("games")}</th></tr></thead>
+        <table class="score"><thead><tr><th></th><th>${t("points")}</th><th>${t({ losses: "lostGames", balance: "balance" }[T.state.score_kind] || "games")}</th></tr></thead>
           <tbody>${sideRows}</tbody></table>
         <p class="goal">${esc(goalText(T.state.goal_info, T.state.goal))}</p>
         ${cantes ? `<h3>${t("cantes")}</h3><ul class="cantes">${cantes}</ul>` : ""}
