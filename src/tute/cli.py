@@ -1212,6 +1212,9 @@ def deal_command(
             "trump_card": None if deal.trump_card is None else str(deal.trump_card),
             "upcard": None if deal.initial_upcard is None else str(deal.initial_upcard),
             "stock_count": deal.stock_count,
+            "table_card": None if deal.view(0).table_card is None
+            else str(deal.view(0).table_card),
+            "exchanges": [[st, str(g), str(tk)] for st, g, tk in deal.exchanges],
             "hands": [h.to_list() for h in deal.hands],
             "options": {k: v.to_json() if isinstance(v, MatchSpec) else v
                         for k, v in _changed_options(deal.options, var).items()},
@@ -1225,6 +1228,14 @@ def deal_command(
         typer.echo(trump_line)
     if var.stock:
         typer.echo(w("deal_stock", n=deal.stock_count))
+    es = lang.value == "es"
+    for st, given, taken in deal.exchanges:  # arrastrado's compulsory exchanges
+        typer.echo(f"{w.seat(st)} " + (f"cambia {given} por {taken}" if es
+                                       else f"gives {given} for {taken}"))
+    table = deal.view(0).table_card
+    if table is not None:
+        typer.echo(("Queda en la mesa (fuera de juego): " if es
+                    else "Left on the table (out of play): ") + str(table))
     for s, hand in enumerate(deal.hands):
         who = w.seat(s) + (f" ({'AB'[s % 2]})" if var.partnerships else "")
         typer.echo(w("deal_hand", who=who, cards=str(hand)))
