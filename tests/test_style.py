@@ -1,0 +1,42 @@
+"""House style is part of the suite: ruff on everything, mypy --strict on the core."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str) -> str:
+    path = Path(sys.executable).parent / name
+    found = str(path) if path.exists() else shutil.which(name)
+    if not found:
+        pytest.skip(f"{name} is not installed (pip install -e '.[dev]')")
+    return found
+
+
+def test_ruff() -> None:
+    out = subprocess.run([_tool("ruff"), "check", "src", "tests", "bench"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_mypy_strict_core() -> None:
+    out = subprocess.run([_tool("mypy")], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_core_imports_nothing_third_party() -> None:
+    """The core (``import tute``) must work with the standard library alone."""
+    code = ("import sys, tute, tute.match, tute.records;"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'typer','textual','fastapi','numba','numpy','sqlalchemy','uvicorn'});"
+            "print(bad); sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
