@@ -20,6 +20,7 @@ from .errors import (
     UnknownVariantError,
     VariantNotPlayableError,
 )
+from .match import Match, MatchResult, MatchView
 from .rules import Declaration, parse_declaration
 from .variants import OPTION_SPECS, VARIANTS, Options, Variant, find_variant
 
@@ -41,6 +42,9 @@ __all__ = [
     "IllegalActionError",
     "InvalidNotationError",
     "InvalidOptionError",
+    "Match",
+    "MatchResult",
+    "MatchView",
     "Options",
     "Pass",
     "Rank",
