@@ -17,12 +17,17 @@ Search structure (per trick, as double-dummy bridge solvers do):
   above every opposing trump with nothing between them (they win wherever they fall);
 * quick bounds at trick starts: all remaining points, the last trick and every marriage a
   side could still sing, less the points the other side takes for sure (its trumps above
-  all of ours, and one trick the leader can cash); a direct evaluation of the last trick;
+  all of ours, and one trick the leader can cash); a direct evaluation of the last trick,
+  and of the last two tricks by a plain alpha-beta without table, bounds or ordering (no
+  declaration can come between them; its exact values beat the table's bounds there);
 * move ordering: the table's move first; otherwise each card is scored by a greedy
   lookahead to the end of the trick (the others win cheaply, smear points on their side's
   trick, or throw their cheapest card), leads also by a history count of leads that cut off;
+  with three cards or fewer in hand by points and strength only (the lookahead costs more
+  than it saves there);
 * the driver (:func:`exact_value`) probes with windows holding one value, stepping from the
-  guess by doubling steps, then bisecting (MTD(f)'s steps of 2 took 30-50 probes).
+  guess by doubling steps, then bisecting (MTD(f)'s steps of 2 took 30-50 probes), and
+  finishes with one search over the bracket once it is at most ``WIDE`` points wide.
 
 Declarations (rules.md §1.5) are searched as choices of the side that won the trick, from
 the same options the core offers (partner first, then the winner; one per seat and window;
@@ -87,7 +92,15 @@ from ..kernel._tables import (
     SUIT_MASK,
 )
 
+#: the search and its helpers never allocate: compiled without numba's reference counting,
+#: which otherwise costs an atomic incref/decref of every array argument on every call
+#: (about a fifth of the run time of the recursive search). Arrays are indexed, never sliced.
+_hot = njit(cache=True, _nrt=False)
+
 TUTE_VALUE = 1000
+#: once the value is bracketed within this many points, one search with the bracket as its
+#: window finishes the job (cheaper than the last two or three one-value probes)
+WIDE = 16
 INF = 1 << 20
 MAXPLY = 48
 MAXOPT = 32
@@ -98,20 +111,19 @@ ST_TTHITS = 2
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
-# per-ply scratch row ``mv[ply]``: moves 0..9, their ordering scores, window effects
+# per-ply scratch row ``mv[ply]``: moves 0..9, their ordering scores
 SC_SCORES = 10
-SC_EFF = 20
 SCRATCH = 32
 HIST = 64  # stats[HIST + 40 * seat + card]: history counts of leads that cut off
 STATS_SIZE = HIST + 160
 
 
-@njit(cache=True)
+@_hot
 def _lowcard(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True)
+@_hot
 def _canon(h: np.ndarray, n: int) -> tuple[int, int, int, int]:
     """Hands with the worthless cards of each suit renumbered to the lowest positions
     (returned as four ints: no allocation on this hot path)."""
@@ -147,7 +159,7 @@ def _canon(h: np.ndarray, n: int) -> tuple[int, int, int, int]:
     return o0, o1, o2, o3
 
 
-@njit(cache=True)
+@_hot
 def _canon_card(rem: int, c: int) -> int:
     p = c % 10
     if p >= 5:
@@ -157,7 +169,7 @@ def _canon_card(rem: int, c: int) -> int:
     return 10 * s + popcount(below)
 
 
-@njit(cache=True)
+@_hot
 def _uncanon_card(rem: int, cc: int) -> int:
     p = cc % 10
     if p >= 5:
@@ -171,33 +183,28 @@ def _uncanon_card(rem: int, cc: int) -> int:
     return 10 * s + _lowcard(low)
 
 
-@njit(cache=True)
+@_hot
 def _avail(h: np.ndarray, cfg: np.ndarray, seat: int, sung: int, fl: int) -> int:
     return declarations(h[seat], cfg[C_TRUMP], cfg[C_FAMILY], sung, (fl >> seat) & 1,
                         cfg[C_FORTY], cfg[C_TUTE])
 
 
-@njit(cache=True)
-def _declare(cfg: np.ndarray, avail: int, d: int, seat: int, sung: int, fl: int,
-             out: np.ndarray) -> None:
-    """Effect of declaration bit ``d`` of ``seat``: out = [points, sung, forty_lost]."""
+@_hot
+def _declare(cfg: np.ndarray, avail: int, d: int, seat: int, sung: int,
+             fl: int) -> tuple[int, int, int]:
+    """Effect of declaration bit ``d`` of ``seat``: (points, sung, forty_lost)."""
     a = 40 + d
     if a == A_CUARENTA:
-        out[0] = 40
-        out[1] = sung | (1 << cfg[C_TRUMP])
-        out[2] = fl
-    else:
-        out[0] = 20
-        out[1] = sung | (1 << (a - A_VEINTE0))
-        lost = cfg[C_FORTY] == 1 and (avail >> (A_CUARENTA - 40)) & 1
-        out[2] = fl | (1 << seat) if lost else fl
+        return 40, sung | (1 << cfg[C_TRUMP]), fl
+    lost = cfg[C_FORTY] == 1 and (avail >> (A_CUARENTA - 40)) & 1
+    return 20, sung | (1 << (a - A_VEINTE0)), fl | (1 << seat) if lost else fl
 
 
-@njit(cache=True)
+@_hot
 def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: int, fl: int,
-                    opts: np.ndarray, scratch: np.ndarray) -> int:
+                    op: np.ndarray, ply: int) -> int:
     """The distinct outcomes of a declaration window of winner ``w`` (seats ``wmask`` still
-    entitled): opts[k] = [points, sung, forty_lost]; returns k, 0 if nothing can be declared,
+    entitled): op[ply, k] = [points, sung, forty_lost]; returns k, 0 if nothing can be declared,
     -1 if an entitled seat holds a tute (the deal ends in its side's favour)."""
     n = cfg[C_N]
     p = -1
@@ -210,18 +217,16 @@ def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: in
     wd = _avail(h, cfg, w, sung, fl) if (wmask >> w) & 1 else 0
     if (pd | wd) & tutes:
         return -1
-    eff = scratch[SC_EFF:SC_EFF + 3]
-    eff2 = scratch[SC_EFF + 3:SC_EFF + 6]
     k = 0
     if pd == 0:
         d = wd
         while d:
             b = _lowcard(d)
             d &= d - 1
-            _declare(cfg, wd, b, w, sung, fl, eff)
-            opts[k, 0] = eff[0]
-            opts[k, 1] = eff[1]
-            opts[k, 2] = eff[2]
+            e0, e1, e2 = _declare(cfg, wd, b, w, sung, fl)
+            op[ply, k, 0] = e0
+            op[ply, k, 1] = e1
+            op[ply, k, 2] = e2
             k += 1
         return k
     one = cfg[C_CANTEBY] == 1
@@ -229,38 +234,38 @@ def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: in
     while d:
         b = _lowcard(d)
         d &= d - 1
-        _declare(cfg, pd, b, p, sung, fl, eff)
+        e0, e1, e2 = _declare(cfg, pd, b, p, sung, fl)
         wd2 = 0
         if not one and (wmask >> w) & 1:
-            wd2 = _avail(h, cfg, w, eff[1], eff[2])
+            wd2 = _avail(h, cfg, w, e1, e2)
         if wd2 == 0:
-            opts[k, 0] = eff[0]
-            opts[k, 1] = eff[1]
-            opts[k, 2] = eff[2]
+            op[ply, k, 0] = e0
+            op[ply, k, 1] = e1
+            op[ply, k, 2] = e2
             k += 1
         e = wd2
         while e:
             b2 = _lowcard(e)
             e &= e - 1
-            _declare(cfg, wd2, b2, w, eff[1], eff[2], eff2)
-            opts[k, 0] = eff[0] + eff2[0]
-            opts[k, 1] = eff2[1]
-            opts[k, 2] = eff2[2]
+            f0, f1, f2 = _declare(cfg, wd2, b2, w, e1, e2)
+            op[ply, k, 0] = e0 + f0
+            op[ply, k, 1] = f1
+            op[ply, k, 2] = f2
             k += 1
     if one:  # the partner passes so that the winner declares
         e = wd
         while e:
             b2 = _lowcard(e)
             e &= e - 1
-            _declare(cfg, wd, b2, w, sung, fl, eff2)
-            opts[k, 0] = eff2[0]
-            opts[k, 1] = eff2[1]
-            opts[k, 2] = eff2[2]
+            f0, f1, f2 = _declare(cfg, wd, b2, w, sung, fl)
+            op[ply, k, 0] = f0
+            op[ply, k, 1] = f1
+            op[ply, k, 2] = f2
             k += 1
     return k
 
 
-@njit(cache=True)
+@_hot
 def _marriage_suits(hand: int, fam: int) -> int:
     """4-bit mask of the suits whose king and its mate are both in ``hand``."""
     mpos = MARRIAGE_POS[fam]
@@ -269,7 +274,17 @@ def _marriage_suits(hand: int, fam: int) -> int:
             | ((x >> (27 + mpos)) & 8))
 
 
-@njit(cache=True)
+@_hot
+def _may_declare(hand: int, cfg: np.ndarray, sung: int) -> bool:
+    """Could ``hand`` hold a declaration (a cheap superset of :func:`declarations`)?"""
+    fam = cfg[C_FAMILY]
+    if _marriage_suits(hand, fam) & ~sung:
+        return True
+    return cfg[C_TUTE] != 0 and (hand & KINGS == KINGS
+                                 or hand & SECOND_TUTE[fam] == SECOND_TUTE[fam])
+
+
+@_hot
 def _possible_cantes(h: np.ndarray, cfg: np.ndarray, n: int, sung: int, side: int) -> int:
     """Upper bound of the cante points ``side`` can still sing; TUTE_VALUE if a tute."""
     if cfg[C_ARRCANTE] == 0:
@@ -296,7 +311,7 @@ SUIT_POINTS = np.array([[sum(int(POINTS[f, p]) for p in range(10) if m >> p & 1)
                          for m in range(1024)] for f in range(2)], dtype=np.int64)
 
 
-@njit(cache=True)
+@_hot
 def _quick_bounds(h: np.ndarray, cfg: np.ndarray, n: int, rem: int, sung: int,
                   leader: int) -> tuple[int, int]:
     """(upper, lower) bound of a trick start's value: side 0 takes at most every point still
@@ -335,7 +350,7 @@ def _quick_bounds(h: np.ndarray, cfg: np.ndarray, n: int, rem: int, sung: int,
     return ub, lb
 
 
-@njit(cache=True)
+@_hot
 def _top_of(cards: int, fam: int) -> int:
     """The strongest card of a non-empty one-suit mask."""
     m = cards
@@ -347,7 +362,7 @@ def _top_of(cards: int, fam: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@_hot
 def _cash_extra(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     """Points the leader's side surely adds to its sure trumps by cashing one trick now: a
     lead above every opposing card of its suit -- or a low lead to the partner's card above
@@ -411,7 +426,7 @@ def _cash_extra(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     return best
 
 
-@njit(cache=True)
+@_hot
 def _above(mine: int, theirs: int, fam: int) -> int:
     """The cards of suit pattern ``mine`` stronger than every card of ``theirs``."""
     if theirs == 0:
@@ -425,7 +440,7 @@ def _above(mine: int, theirs: int, fam: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@_hot
 def _key(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, sung: int, fl: int,
          sfirst: int, sforf: int) -> tuple[np.uint64, np.uint64, np.uint64]:
     ch0, ch1, c2, c3 = _canon(h, n)
@@ -447,7 +462,7 @@ def _key(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, sung: int, fl: int
     return np.uint64(w0), np.uint64(w1), np.uint64(w2)
 
 
-@njit(cache=True)
+@_hot
 def _hash(k0: np.uint64, k1: np.uint64, k2: np.uint64) -> np.uint64:
     x = k0 * np.uint64(0x9E3779B97F4A7C15)
     x ^= k1 * np.uint64(0xC2B2AE3D27D4EB4F)
@@ -458,7 +473,7 @@ def _hash(k0: np.uint64, k1: np.uint64, k2: np.uint64) -> np.uint64:
     return x
 
 
-@njit(cache=True)
+@_hot
 def _tt_find(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.uint64,
              k2: np.uint64) -> int:
     base = np.int64(_hash(k0, k1, k2) & np.uint64(ttk.shape[0] - 1)) & ~3
@@ -470,7 +485,7 @@ def _tt_find(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.u
     return -1
 
 
-@njit(cache=True)
+@_hot
 def _tt_store(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.uint64,
               k2: np.uint64, lb: int, ub: int, move: int, depth: int) -> None:
     base = np.int64(_hash(k0, k1, k2) & np.uint64(ttk.shape[0] - 1)) & ~3
@@ -502,7 +517,7 @@ def _tt_store(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.
                    | (depth << 56))
 
 
-@njit(cache=True)
+@_hot
 def _last_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     """Value of the last trick when every hand holds one card (all forced)."""
     fam = cfg[C_FAMILY]
@@ -523,6 +538,63 @@ def _last_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
             bs = s
     v = cfg[C_SCALE] * (pts + 10) + cfg[C_TB]
     return v if cfg[C_SIDE0 + bs] == 0 else -v
+
+
+@_hot
+def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lead_suit: int,
+                best: int, bs: int, ruffed: int, top: int, tpts: int, alpha: int,
+                beta: int) -> int:
+    """Exact value of the last two tricks (every hand holds two cards at the trick start;
+    ``i`` cards of the trick played so far) by plain fail-soft alpha-beta, without the
+    table, bounds or ordering: no declaration can follow (a marriage needs two cards in
+    hand after the trick) and the last trick is forced."""
+    if i == n:
+        v = cfg[C_SCALE] * tpts
+        if cfg[C_SIDE0 + bs] != 0:
+            v = -v
+        return v + _last_trick(h, cfg, n, bs)
+    fam = cfg[C_FAMILY]
+    trump = cfg[C_TRUMP]
+    seat = (leader + i) % n
+    pw = 0
+    if i > 0 and cfg[C_PARTNERS] != 0 and (bs - seat) % 2 == 0:
+        pw = 1
+    legal = legal_cards(h[seat], i, lead_suit, best, ruffed, top, pw, 0, trump, fam,
+                        cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
+    maxing = cfg[C_SIDE0 + seat] == 0
+    bestv = -INF if maxing else INF
+    while legal:
+        c = _lowcard(legal)
+        legal &= legal - 1
+        bit = 1 << c
+        if i == 0:
+            nls, nb, nbs, nr, nt = c // 10, c, seat, ruffed, c
+        else:
+            nls, nb, nbs, nr, nt = lead_suit, best, bs, ruffed, top
+            if c // 10 == best // 10:
+                if (HIGHER[fam, best] >> c) & 1:
+                    nb, nbs = c, seat
+            elif c // 10 == trump:
+                nb, nbs, nr = c, seat, 1
+            if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
+                nt = c
+        h[seat] ^= bit
+        v = _two_tricks(h, cfg, n, leader, i + 1, nls, nb, nbs, nr, nt,
+                        tpts + POINTS[fam, c], alpha, beta)
+        h[seat] ^= bit
+        if maxing:
+            if v > bestv:
+                bestv = v
+            if bestv > alpha:
+                alpha = bestv
+        else:
+            if v < bestv:
+                bestv = v
+            if bestv < beta:
+                beta = bestv
+        if alpha >= beta:
+            break
+    return bestv
 
 
 def _merge_table() -> np.ndarray:
@@ -547,7 +619,7 @@ def _merge_table() -> np.ndarray:
 MERGE = _merge_table()
 
 
-@njit(cache=True)
+@_hot
 def _merge_equivalent(legal: int, hand: int, separators: int) -> int:
     """Drop worthless cards equivalent to a lower legal card of the same hand (blockers:
     cards held by others or in the trick, and the hand's own cards that are not legal)."""
@@ -561,7 +633,7 @@ def _merge_equivalent(legal: int, hand: int, separators: int) -> int:
     return out
 
 
-@njit(cache=True)
+@_hot
 def _sim_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tlen: int, lead_suit: int,
                best: int, bs: int, ruffed: int, top: int, pts: int, side: int) -> int:
     """Points ``side`` nets from the trick if the seats still to play answer greedily (win
@@ -613,7 +685,7 @@ def _sim_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tlen: int, l
 BY_STRENGTH = np.argsort(STRENGTH[:, :10], axis=1).astype(np.int64)
 
 
-@njit(cache=True)
+@_hot
 def _merge_sure_trumps(legal: int, hand: int, others: int, opp: int, tmask: int,
                        cfg: np.ndarray) -> int:
     """Keep one card of each run of the hand's trumps that beat every opposing trump (in hand
@@ -647,24 +719,24 @@ def _merge_sure_trumps(legal: int, hand: int, others: int, opp: int, tmask: int,
     return out
 
 
-@njit(cache=True)
+@_hot
 def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: int,
            best: int, bestseat: int, ruffed: int, topled: int, leader: int, tpts: int,
-           ttmove: int, buf: np.ndarray, hist: np.ndarray) -> int:
-    """Sort ``moves`` into ``buf`` best-first; returns the count. Leads and middle cards are
+           ttmove: int, mv: np.ndarray, ply: int, hist: np.ndarray) -> int:
+    """Sort ``moves`` into ``mv[ply]`` best-first; returns the count. Leads and middle cards are
     scored by what their side nets from the trick under greedy answers (:func:`_sim_trick`),
     the last card by winning cheaply, smearing points on its side's trick, else the cheapest
     discard."""
     if moves & (moves - 1) == 0:  # a forced card: nothing to score
-        buf[0] = _lowcard(moves)
+        mv[ply, 0] = _lowcard(moves)
         return 1
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
     side = cfg[C_SIDE0 + seat]
     lead_suit = topled // 10  # the strongest card of the suit led is of that suit
-    scores = buf[SC_SCORES:SC_SCORES + 10]
     rest = h[seat] & (h[seat] - 1)
-    small = rest & (rest - 1) == 0  # at most two cards in hand
+    rest &= rest - 1
+    small = rest & (rest - 1) == 0  # at most three cards in hand: no lookahead
     k = 0
     m = moves
     while m:
@@ -674,7 +746,7 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
         pts = POINTS[fam, c]
         if c == ttmove:
             sc = 1 << 20
-        elif small:  # two tricks to go: a lookahead costs more than it saves
+        elif small:  # three tricks to go: a lookahead costs more than it saves
             sc = -10 * pts - st
         elif tlen == 0:
             sc = (100 * _sim_trick(h, cfg, n, seat, 1, c // 10, c, seat, 0, c, pts, side)
@@ -704,17 +776,17 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
                 sc = -10 * pts - st
         # insertion sort, descending
         j = k
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            buf[j] = buf[j - 1]
+        while j > 0 and mv[ply, SC_SCORES + j - 1] < sc:
+            mv[ply, SC_SCORES + j] = mv[ply, SC_SCORES + j - 1]
+            mv[ply, j] = mv[ply, j - 1]
             j -= 1
-        scores[j] = sc
-        buf[j] = c
+        mv[ply, SC_SCORES + j] = sc
+        mv[ply, j] = c
         k += 1
     return k
 
 
-@njit(cache=True)
+@_hot
 def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
            ttd: np.ndarray, mv: np.ndarray, op: np.ndarray, ply: int, tomove: int, leader: int,
            tlen: int, trick: int, best: int, bestseat: int, ruffed: int, topled: int,
@@ -745,6 +817,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             return 0
         if cards == 1:
             return _last_trick(h, cfg, n, leader)
+        if cards == 2:
+            return _two_tricks(h, cfg, n, leader, Z, Z, M1, M1, Z, M1, Z, alpha, beta)
         ub, lb = _quick_bounds(h, cfg, n, rem, sung, leader)
         if ub <= alpha:
             return ub
@@ -789,18 +863,16 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
         if cfg[C_SIDE0 + i] != cfg[C_SIDE0 + tomove]:
             opp |= h[i]
     legal = _merge_sure_trumps(legal, hand, rem & ~hand, opp, tmask, cfg)
-    buf = mv[ply]
     tpts = 0
     for i in range(tlen):
         tpts += POINTS[fam, (trick >> (6 * i)) & 63]
     nm = _order(h, cfg, n, tomove, legal, tlen, best, bestseat, ruffed, topled, leader, tpts,
-                ttmove, buf, stats)
+                ttmove, mv, ply, stats)
     maxing = cfg[C_SIDE0 + tomove] == 0
     bestv = -INF if maxing else INF
     bestc = -1
-    opts = op[ply]
     for j in range(nm):
-        c = buf[j]
+        c = mv[ply, j]
         bit = 1 << c
         h[tomove] ^= bit
         # the trick after c
@@ -835,9 +907,12 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
                 if cfg[C_ARRCANTE] != 0 and (sforf >> wside) & 1 == 0 and not (
                         cfg[C_RESTR] == 2 and not first_win):
                     wmask = 1 << nbs
+                    may = _may_declare(h[nbs], cfg, sung)
                     if cfg[C_CANTEBY] != 0 and cfg[C_PARTNERS] != 0:
                         wmask |= 1 << ((nbs + 2) % n)
-                    k = _window_options(h, cfg, nbs, wmask, sung, fl, opts, buf)
+                        may = may or _may_declare(h[(nbs + 2) % n], cfg, sung)
+                    if may:
+                        k = _window_options(h, cfg, nbs, wmask, sung, fl, op, ply)
                 if k < 0:
                     v = sgn * TUTE_VALUE * scale
                 elif k == 0:
@@ -849,9 +924,9 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
                     a2 = alpha
                     b2 = beta
                     for o in range(k):
-                        off = base + sgn * scale * opts[o, 0]
+                        off = base + sgn * scale * op[ply, o, 0]
                         vo = off + search(h, cfg, stats, ttk, ttd, mv, op, ply + 1, nbs, nbs,
-                                          Z, Z, M1, M1, Z, M1, opts[o, 1], opts[o, 2], nsf,
+                                          Z, Z, M1, M1, Z, M1, op[ply, o, 1], op[ply, o, 2], nsf,
                                           sforf, a2 - off, b2 - off)
                         if wside == 0:
                             if vo > v:
@@ -921,8 +996,7 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
         return search(h, cfg, stats, ttk, ttd, mv, op, Z, tomove, leader, tlen, trick,
                       st[S_BEST], st[S_BESTSEAT], st[S_RUFFED], st[S_TOPLED], sung, fl,
                       st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
-    opts = op[0]
-    k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, opts, mv[0])
+    k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, op, Z)
     wside = cfg[C_SIDE0 + leader]
     sgn = 1 if wside == 0 else -1
     scale = cfg[C_SCALE]
@@ -933,9 +1007,9 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
                       sung, fl, st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     v = -INF if wside == 0 else INF
     for o in range(k):
-        off = sgn * scale * opts[o, 0]
+        off = sgn * scale * op[0, o, 0]
         vo = off + search(h, cfg, stats, ttk, ttd, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
-                          M1, opts[o, 1], opts[o, 2], st[S_SIDEFIRST], st[S_FORFEIT],
+                          M1, op[0, o, 1], op[0, o, 2], st[S_SIDEFIRST], st[S_FORFEIT],
                           alpha - off, beta - off)
         if wside == 0:
             if vo > v:
@@ -978,6 +1052,9 @@ def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     step = 2
     b = guess
     while lo < hi:
+        if hi - lo <= WIDE and lo > -INF and hi < INF:
+            # bracketed closely: one search with the whole bracket as its window
+            return root_search(st, cfg, stats, ttk, ttd, mv, op, lo - 1, hi + 1)
         if (b - par) & 1:
             b += 1
         if b <= lo:
