@@ -467,7 +467,8 @@ def _other_action(view: SeatView, legal: Sequence[Action]) -> Action:
     handled by string (``bid:65``, ``triunfo:o``); anything else: pass if allowed, else the
     first legal action.
 
-    TODO: proper bidding and trump choice once tute_subastado is playable.
+    Bids and the trump choice come from a rough hand estimate (``estimate_contract``); they
+    are not yet calibrated against contracts made, and the idle dealer never takes over.
     """
     texts = [str(a) for a in legal]
     order = _table(view.variant, view.options, view.seats).order
