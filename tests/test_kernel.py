@@ -22,7 +22,8 @@ from tute.rules import available_declarations, legal_mask, trick_winner
 
 pytest.importorskip("numba")
 
-VARIANTS = ("tute_parejas", "guinote", "tute_2p_habanero", "tute_2p_corriente", "guinote_2p")
+VARIANTS = ("tute_parejas", "guinote", "tute_2p_habanero", "tute_2p_corriente", "guinote_2p",
+            "tute_arrastrado_3p")
 STOCK_RULES = ("free", "follow_trump_lead", "follow_suit", "full")
 FORTY = ("enforce", "forfeit", "off")
 DECL_NAMES = {0: "cuarenta", 1: "veinte:o", 2: "veinte:c", 3: "veinte:e", 4: "veinte:b",
@@ -117,6 +118,9 @@ OPTION_SETS = {
     "tute_2p_habanero": [{}, {"forty_first": "off", "must_undertrump": True}],
     "tute_2p_corriente": [{}, {"cante_restriction": "first_win_only"}],
     "guinote_2p": [{}, {"forty_first": "forfeit", "must_head_after_ruff": True}],
+    "tute_arrastrado_3p": [{}, {"forty_first": "forfeit", "must_undertrump": True},
+                           {"cante_restriction": "forfeit_if_skipped_first"},
+                           {"cante_restriction": "first_win_only", "players": 4}],
 }
 
 
@@ -150,19 +154,22 @@ def test_whole_deals_agree_with_core(variant: str) -> None:
                 deal.apply(act)
             assert kst is not None and cfg is not None
             _, final = K.from_deal(deal)
-            for slot in (T.S_OVER, T.S_PTS0, T.S_PTS0 + 1, T.S_CANTE0, T.S_CANTE0 + 1,
-                         T.S_LASTSIDE, T.S_TUTESEAT):
+            for slot in (T.S_OVER, *range(T.S_PTS0, T.S_PTS0 + 4),
+                         *range(T.S_CANTE0, T.S_CANTE0 + 4), T.S_LASTSIDE, T.S_TUTESEAT):
                 assert kst[slot] == final[slot], (variant, options, seed, slot)
             res = deal.result()
             if res.reason == "tricks":
-                assert K.final_margin(kst, cfg) == res.totals[0] - res.totals[1]
+                # objective sides: side 0 vs 1, or (arrastrado) the hero vs everybody else
+                sign = [1 if cfg[T.C_OBJ0 + s] == 0 else -1 for s in range(len(res.totals))]
+                want = sum(g * t for g, t in zip(sign, res.totals, strict=True))
+                assert K.final_margin(kst, cfg) == want, (variant, options, seed)
             deals += 1
     assert deals >= 40
 
 
 @pytest.mark.parametrize(("variant", "window"), [
     ("tute_parejas", 1), ("guinote", 1), ("guinote_2p", 1),
-    ("tute_2p_habanero", 0), ("tute_2p_corriente", 0),
+    ("tute_2p_habanero", 0), ("tute_2p_corriente", 0), ("tute_arrastrado_3p", 1),
 ])
 def test_arrastre_declaration_windows(variant: str, window: int) -> None:
     """Two-player Tute declares nothing once the stock is empty (rules.md §3.5); Guiñote and
@@ -180,6 +187,16 @@ def test_playouts_finish_every_deal() -> None:
     out = K.playout_batch(np.array(starts), np.array(cfgs), 5, 1)
     assert out[0] == 100
     assert out[1] >= 100 * 40  # 40 cards, plus any declarations and passes
+
+
+def test_objective_sides() -> None:
+    var = tute.find_variant("tute_arrastrado_3p")
+    cfg = K.make_config(var, var.defaults, 0, hero=1)
+    assert list(cfg[T.C_SIDE0:T.C_SIDE0 + 3]) == [0, 1, 2]
+    assert list(cfg[T.C_OBJ0:T.C_OBJ0 + 3]) == [1, 0, 1]
+    par = tute.find_variant("tute_parejas")
+    cfg = K.make_config(par, par.defaults, 0, hero=1)  # two sides: hero plays no part
+    assert list(cfg[T.C_OBJ0:T.C_OBJ0 + 4]) == [0, 1, 0, 1]
 
 
 def test_tables_come_from_the_core() -> None:

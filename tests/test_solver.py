@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 import tute
-from tute.solver import TUTE_VALUE, Solver, UnsupportedPositionError, taken_margin
+from tute import kernel as K
+from tute.kernel import _tables as T
+from tute.rules import marriage_mask
+from tute.solver import TUTE_VALUE, Solver, SolverError, UnsupportedPositionError, taken_margin
 from tute.solver.cli_support import (
     NotCardPlayPositionError,
     SolveInputError,
@@ -38,6 +42,36 @@ def minimax(deal: tute.Deal) -> int:
     return max(values) if deal.side_of(deal.to_move) == 0 else min(values)
 
 
+def margin_3p(deal: tute.Deal, hero: int) -> int:
+    """Arrastrado, straight from the core: ``hero``'s points minus everybody else's combined
+    (card points, cantes, the 10 of the last trick once over); a tute is +-TUTE_VALUE."""
+    sign = [1 if s == hero else -1 for s in range(deal.seats)]
+    if deal.is_over():
+        res = deal.result()
+        if res.reason == "tute":
+            return TUTE_VALUE * sign[res.winner]
+        return sum(g * t for g, t in zip(sign, res.totals, strict=True))
+    return (sum(g * p for g, p in zip(sign, deal.card_points, strict=True))
+            + sum(sign[seat] * p for seat, _d, p in deal.cantes))
+
+
+def minimax_3p(deal: tute.Deal, hero: int) -> int:
+    """``hero``'s best future margin against the other players combined, by brute force over
+    every legal action of the core (``hero`` maximises, every other seat minimises)."""
+    if deal.is_over():
+        return 0
+    base = margin_3p(deal, hero)
+    values = []
+    for act in deal.legal_actions():
+        deal.apply(act)
+        if deal.is_over() and deal.result().reason == "tute":
+            values.append(margin_3p(deal, hero))
+        else:
+            values.append(margin_3p(deal, hero) - base + minimax_3p(deal, hero))
+        deal.undo()
+    return max(values) if deal.to_move == hero else min(values)
+
+
 def minimax_wins(deal: tute.Deal, side: int) -> bool:
     """Does ``side`` win the deal (the core's own result) with perfect play?"""
     if deal.is_over():
@@ -64,6 +98,12 @@ OPTION_SETS: dict[str, list[dict[str, object]]] = {
     "tute_2p_habanero": [{}, {"forty_first": "off"}],
     "tute_2p_corriente": [{}, {"forty_first": "forfeit"}],
     "guinote_2p": [{}, {"must_undertrump": True}],
+    "tute_arrastrado_3p": [
+        {}, {"forty_first": "forfeit", "must_undertrump": True},
+        {"cante_restriction": "forfeit_if_skipped_first", "must_head_after_ruff": True},
+        {"cante_restriction": "first_win_only", "forty_first": "off"},
+        {"players": 4},
+    ],
 }
 
 
@@ -72,7 +112,7 @@ def endgame(variant: str, options: dict[str, object], seed: int) -> tute.Deal | 
     sometimes mid-trick or inside a declaration window."""
     rng = random.Random(seed)
     deal = tute.Deal.new(variant, seed=seed, options=options)
-    left = rng.randint(1, 3 if deal.seats == 4 else 4)
+    left = rng.randint(1, 3 if deal.seats >= 3 else 4)
     keep = seed % 3 != 0  # mostly keep kings and their mates for the endgame's cantes
     partner_pos = 5 if deal.order is tute.GUINOTE else 6
     while not deal.is_over() and (
@@ -94,8 +134,8 @@ def endgame(variant: str, options: dict[str, object], seed: int) -> tute.Deal | 
     return None if deal.is_over() else deal
 
 
-CASES = [(v, i, s) for v, opts in OPTION_SETS.items() for i in range(len(opts))
-         for s in range(34 if v == "tute_parejas" else 26)]
+CASES = [(v, i, s) for v, opts in OPTION_SETS.items() if v != "tute_arrastrado_3p"
+         for i in range(len(opts)) for s in range(34 if v == "tute_parejas" else 26)]
 
 
 @pytest.fixture(scope="module")
@@ -120,9 +160,133 @@ def test_agrees_with_exhaustive_minimax(solver: Solver) -> None:
     assert with_cantes >= 50, with_cantes
 
 
-def _marriages_out(deal: tute.Deal) -> list[bool]:
-    from tute.rules import marriage_mask
+def _declaration_ahead(deal: tute.Deal) -> bool:
+    """Can some line of play reach a declaration?"""
+    if deal.is_over():
+        return False
+    for act in deal.legal_actions():
+        if isinstance(act, tute.Declaration):
+            return True
+        deal.apply(act)
+        found = _declaration_ahead(deal)
+        deal.undo()
+        if found:
+            return True
+    return False
 
+
+def _cante_endgame(options: dict[str, object], seed: int,
+                   need_declaration: bool = True) -> tute.Deal | None:
+    """An arrastrado position 3 tricks from the end reached keeping kings and their mates
+    (or one action later), kept only when a declaration can still come."""
+    rng = random.Random(seed)
+    deal = tute.Deal.new("tute_arrastrado_3p", seed=seed, options=options)
+    while not deal.is_over() and (deal.total_tricks - len(deal.tricks) > 3 or (
+            deal._phase == 1 and deal._queue[0][1] != "cante")):
+        acts = deal.legal_actions()
+        quiet = [a for a in acts if isinstance(a, tute.Card) and a.rank not in (7, 6)] or [
+            a for a in acts if not isinstance(a, tute.Declaration)] or acts
+        deal.apply(quiet[rng.randrange(len(quiet))])
+    if not deal.is_over() and rng.random() < 0.5:
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    if deal.is_over() or (need_declaration and not _declaration_ahead(deal.copy())):
+        return None
+    return deal
+
+
+def _arrastrado_positions() -> list[tuple[dict[str, object], int, tute.Deal]]:
+    opts = OPTION_SETS["tute_arrastrado_3p"]
+    out = []
+    for i, options in enumerate(opts):
+        for seed in range(40 if i < len(opts) - 1 else 16):
+            deal = endgame("tute_arrastrado_3p", options, seed)
+            if deal is not None:
+                out.append((options, seed, deal))
+        for seed in range(1000, 1120 if i < len(opts) - 1 else 1040):
+            deal = _cante_endgame(options, seed)
+            if deal is not None:
+                out.append((options, seed, deal))
+    return out
+
+
+def test_arrastrado_agrees_with_exhaustive_minimax(solver: Solver) -> None:
+    """Three (and four) players: the hero -- the player to move, or another seat -- against the
+    others combined, up to 3 tricks from the end, cantes included."""
+    checked = with_cantes = other_hero = 0
+    for options, seed, deal in _arrastrado_positions():
+        assert deal.to_move is not None
+        hero = deal.to_move if seed % 4 else (deal.to_move + 1) % deal.seats
+        analysis = solver.analyze(deal, hero=hero)
+        want = minimax_3p(deal.copy(), hero)
+        assert analysis.value == want, (options, seed, hero)
+        assert analysis.hero == hero
+        pick = max if deal.to_move == hero else min
+        assert analysis.value == pick(v for _a, v in analysis.actions), (options, seed)
+        if hero == deal.to_move:
+            assert solver.value(deal) == want  # the mover is the default hero
+        else:
+            other_hero += 1
+        checked += 1
+        with_cantes += _declaration_ahead(deal.copy())
+    assert checked >= 200, checked
+    assert with_cantes >= 40, with_cantes
+    assert other_hero >= 20, other_hero
+
+
+def _kernel_final(st: np.ndarray, cfg: np.ndarray) -> int:
+    """Exhaustive minimax over the kernel's own actions (the kernel is checked against the
+    core by tests/test_kernel.py): the final margin, objective side 0 maximising."""
+    if st[T.S_OVER]:
+        return int(K.final_margin(st, cfg))
+    values = []
+    for a in K.legal_action_codes(st, cfg):
+        child = st.copy()
+        K.apply_action(child, cfg, a)
+        values.append(_kernel_final(child, cfg))
+    return max(values) if cfg[T.C_OBJ0 + st[T.S_TOMOVE]] == 0 else min(values)
+
+
+@pytest.mark.parametrize("restriction", ["first_win_only", "forfeit_if_skipped_first"])
+def test_arrastrado_first_wins_are_per_player(solver: Solver, restriction: str) -> None:
+    """Cante restrictions go by each player's own first win, not the coalition's: endgames
+    where a player holding a marriage is made (in the kernel state) never to have won yet."""
+    checked = 0
+    for seed in range(1000, 1400):
+        deal = _cante_endgame({"cante_restriction": restriction}, seed, need_declaration=False)
+        if deal is None or deal._trick or deal._window:
+            continue
+        cfg, st = K.from_deal(deal)
+        for seat in range(3):
+            if not any(deal.hands[seat].mask & marriage_mask(x, deal.order)
+                       == marriage_mask(x, deal.order) for x in range(4)):
+                continue
+            s2 = st.copy()
+            s2[T.S_SIDEFIRST] &= ~(1 << seat)
+            s2[T.S_SIDETRICKS0 + seat] = 0
+            s2[T.S_FORFEIT] &= ~(1 << seat)
+            taken = sum((1 if cfg[T.C_OBJ0 + s] == 0 else -1)
+                        * int(s2[T.S_PTS0 + s] + s2[T.S_CANTE0 + s]) for s in range(3))
+            solver.reset()
+            got = solver._run_value(cfg, s2, 0)
+            assert got + taken == _kernel_final(s2, cfg), (restriction, seed, seat)
+            checked += 1
+    assert checked >= 10, checked
+
+
+def test_arrastrado_refusals(solver: Solver) -> None:
+    deal = endgame("tute_arrastrado_3p", {}, 1)
+    assert deal is not None
+    with pytest.raises(UnsupportedPositionError):
+        solver.wins(deal, 0)
+    with pytest.raises(SolverError):
+        solver.value(deal, hero=3)
+    cabron = tute.Deal.new("tute_cabron", seed=1)
+    with pytest.raises((UnsupportedPositionError, NotCardPlayPositionError)):
+        solver.value(cabron)
+
+
+def _marriages_out(deal: tute.Deal) -> list[bool]:
     return [any(h.mask & marriage_mask(s, deal.order) == marriage_mask(s, deal.order)
                 for h in deal.hands) for s in range(4)]
 

@@ -6,7 +6,11 @@ its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declar
 
 The kernel covers the card-play phases of every playable variant: the whole of Tute por
 parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
-and exchanging the upcard are not: those positions stay with the core). The core
+and exchanging the upcard are not: those positions stay with the core). Tute arrastrado (three
+or four individual players) is covered after its table-card exchanges: the trick has
+``C_N`` cards, play passes to the next seat, points are kept per rule side (``C_SIDE*``: one
+per seat there) and ``C_OBJ*`` groups the seats into the two objective sides of the solver
+and of :func:`final_margin` (a *hero* against everybody else). The core
 (:class:`tute.Deal`) is the reference; ``tests/test_kernel.py`` keeps the two in agreement.
 
 >>> import tute
@@ -70,8 +74,13 @@ class NotCardPlayPositionError(TuteError):
     """The position is not one of the kernel's: a stock-phase poll, a dealt-tute poll, ..."""
 
 
-def make_config(variant: Variant, options: Options, trump: int | None, mano: int = 0) -> np.ndarray:
-    """The rules of a deal as the kernel's config array."""
+def make_config(variant: Variant, options: Options, trump: int | None, mano: int = 0,
+                hero: int = 0) -> np.ndarray:
+    """The rules of a deal as the kernel's config array.
+
+    ``hero`` matters only with more than two sides (arrastrado, one side per seat): the
+    objective sides (``C_OBJ*``) are then {``hero``} (0) against every other seat (1).
+    """
     cfg = np.zeros(T.C_SIZE, dtype=np.int64)
     n = variant.seat_count(options)
     if n > 4:
@@ -91,7 +100,13 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_TOTAL] = variant.deck.bit_count() // n
     for seat in range(n):
         cfg[T.C_SIDE0 + seat] = variant.side_of(seat, options)
-    cfg[T.C_NSIDES] = variant.sides(options)
+    nsides = variant.sides(options)
+    cfg[T.C_NSIDES] = nsides
+    if not 0 <= hero < n:
+        raise ValueError(f"invalid hero seat {hero!r}: expected 0..{n - 1}")
+    for seat in range(n):
+        rule_side = int(cfg[T.C_SIDE0 + seat])
+        cfg[T.C_OBJ0 + seat] = rule_side if nsides == 2 else int(seat != hero)
     cfg[T.C_SCALE] = 1
     cfg[T.C_TB] = 0
     cfg[T.C_MANO] = mano
@@ -100,8 +115,11 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     return cfg
 
 
-def from_deal(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
+def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(config, state) of a core deal in a card-play position.
+
+    ``hero`` (default: the seat to move, or 0 once the deal is over) sets the objective sides
+    of a game of more than two sides: see :func:`make_config`.
 
     Raises :class:`NotCardPlayPositionError` for positions the kernel does not model: an
     exchange or dealt-tute poll, a pending draw, a deal of more than four seats.
@@ -115,8 +133,10 @@ def from_deal(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
         )
     if deal._draw_pending:
         raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
+    if hero is None:
+        hero = deal.to_move if deal.to_move is not None else 0
     cfg = make_config(deal.variant, deal.options, None if deal.trump is None else int(deal.trump),
-                      deal.mano)
+                      deal.mano, hero)
     st = np.zeros(T.S_SIZE, dtype=np.int64)
     for seat, h in enumerate(deal._hands):
         st[T.S_H0 + seat] = h
@@ -141,17 +161,12 @@ def from_deal(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     st[T.S_SIDEFIRST] = deal._side_first
     st[T.S_FORFEIT] = deal._side_forfeit
     for side, p in enumerate(deal._points):
-        if side < 2:
-            st[T.S_PTS0 + side] = p
+        st[T.S_PTS0 + side] = p
     for seat, _decl, p in deal._cantes:
-        side = deal.side_of(seat)
-        if side < 2:
-            st[T.S_CANTE0 + side] += p
+        st[T.S_CANTE0 + deal.side_of(seat)] += p
     st[T.S_DONE] = len(deal._completed)
     for _lead, _cards, winner, _pts in deal._completed:
-        side = deal.side_of(winner)
-        if side < 2:
-            st[T.S_SIDETRICKS0 + side] += 1
+        st[T.S_SIDETRICKS0 + deal.side_of(winner)] += 1
     st[T.S_WINDOW] = deal._window
     st[T.S_WSEATS] = deal._window_seats
     st[T.S_WDECL] = int(deal._window_declared)

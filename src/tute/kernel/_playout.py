@@ -8,7 +8,8 @@ from numba import njit
 
 from ._core import apply_action, legal_actions, legal_mask_state, nth_bit, play_card, popcount
 from ._tables import (
-    C_SIDE0,
+    C_N,
+    C_OBJ0,
     S_CANTE0,
     S_LASTSIDE,
     S_OVER,
@@ -30,14 +31,18 @@ def _xorshift(x: np.uint64) -> np.uint64:
 
 @njit(cache=True)
 def final_margin(st: np.ndarray, cfg: np.ndarray) -> int:
-    """Side 0's total minus side 1's at the end (a tute counts as +-1000, see tute.solver)."""
+    """Objective side 0's total minus side 1's at the end (a tute counts as +-1000, see
+    tute.solver): side 0's total minus side 1's with two sides; with more (arrastrado) the
+    hero's total minus the other seats' combined (``C_OBJ*``)."""
     if st[S_TUTESEAT] >= 0:
-        return 1000 if cfg[C_SIDE0 + st[S_TUTESEAT]] == 0 else -1000
-    m = st[S_PTS0] + st[S_CANTE0] - st[S_PTS0 + 1] - st[S_CANTE0 + 1]
-    if st[S_LASTSIDE] == 0:
-        m += 10
-    elif st[S_LASTSIDE] == 1:
-        m -= 10
+        return 1000 if cfg[C_OBJ0 + st[S_TUTESEAT]] == 0 else -1000
+    m = 0
+    # rule side s holds seat s (seats s and s + 2 with partners): its objective side is seat s's
+    for s in range(cfg[C_N]):
+        sgn = 1 if cfg[C_OBJ0 + s] == 0 else -1
+        m += sgn * (st[S_PTS0 + s] + st[S_CANTE0 + s])
+    if st[S_LASTSIDE] >= 0:
+        m += 10 if cfg[C_OBJ0 + st[S_LASTSIDE]] == 0 else -10
     return m
 
 

@@ -27,19 +27,19 @@ S_SUNG: Final = 15  # 4-bit: suits whose marriage was declared
 S_FORTYLOST: Final = 16  # seat mask: lost the right to the 40 (forty_first=forfeit)
 S_SIDEFIRST: Final = 17  # side mask: sides that have won a trick
 S_FORFEIT: Final = 18  # side mask: sides that lost all declarations
-S_PTS0: Final = 19  # card points taken by side 0 / 1: slots 19, 20
-S_CANTE0: Final = 21  # cante points of side 0 / 1: slots 21, 22
-S_DONE: Final = 23  # completed tricks
-S_WINDOW: Final = 24  # seats that may still declare in the open window
-S_WSEATS: Final = 25  # seats entitled when the window opened
-S_WDECL: Final = 26  # somebody declared in this window
-S_POLL: Final = 27  # seat asked to declare-or-pass (the winner's partner), or -1
-S_OVER: Final = 28
-S_TUTESEAT: Final = 29  # seat that sang a tute, or -1
-S_LASTSIDE: Final = 30  # side that took the last trick, or -1
-S_SIDETRICKS0: Final = 31  # tricks won per side: slots 31, 32
-S_STOCK: Final = 33  # 1 while the trick is a stock-phase trick (legality only)
-S_SIZE: Final = 34
+S_PTS0: Final = 19  # card points taken by rule side 0..3: slots 19..22
+S_CANTE0: Final = 23  # cante points of rule side 0..3: slots 23..26
+S_DONE: Final = 27  # completed tricks
+S_WINDOW: Final = 28  # seats that may still declare in the open window
+S_WSEATS: Final = 29  # seats entitled when the window opened
+S_WDECL: Final = 30  # somebody declared in this window
+S_POLL: Final = 31  # seat asked to declare-or-pass (the winner's partner), or -1
+S_OVER: Final = 32
+S_TUTESEAT: Final = 33  # seat that sang a tute, or -1
+S_LASTSIDE: Final = 34  # rule side that took the last trick, or -1
+S_SIDETRICKS0: Final = 35  # tricks won per rule side: slots 35..38
+S_STOCK: Final = 39  # 1 while the trick is a stock-phase trick (legality only)
+S_SIZE: Final = 40
 
 # ---- config slots -----------------------------------------------------------------------------
 C_N: Final = 0  # seats
@@ -55,13 +55,17 @@ C_RESTR: Final = 9  # 0 none, 1 forfeit_if_skipped_first, 2 first_win_only
 C_TUTE: Final = 10  # tute_enabled
 C_PARTNERS: Final = 11
 C_TOTAL: Final = 12  # tricks in the deal
-C_SIDE0: Final = 13  # side of seats 0..3: slots 13..16
+C_SIDE0: Final = 13  # rule side of seats 0..3 (seat % 2 with partners, else the seat): 13..16
 C_NSIDES: Final = 17
 C_SCALE: Final = 18  # solver objective: points are multiplied by this ...
 C_TB: Final = 19  # ... and the last trick adds this tie-break unit on top of 10*scale
 C_MANO: Final = 20
 C_ARRCANTE: Final = 21  # 1: a declaration window follows the tricks played with no stock
-C_SIZE: Final = 22
+#: objective side of seats 0..3 (slots 22..25): 0 for the seats whose points count for the
+#: margin (:func:`tute.kernel._playout.final_margin`, the solver's value), 1 for the others.
+#: The rule side when there are two; with more (arrastrado) {the hero} against the rest.
+C_OBJ0: Final = 22
+C_SIZE: Final = 26
 
 STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
 CANTE_BY: Final = ("trick_winner", "winning_side_one", "winning_side_each")

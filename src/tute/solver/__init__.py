@@ -18,13 +18,25 @@ sings it, whatever the points. Declarations are part of the search (see
 :mod:`tute.solver._search` for the one exact pruning used), so the value equals exhaustive
 minimax over the core's ``Deal.legal_actions()``.
 
-Positions covered: any card-play position of Tute por parejas; the arrastre (stock empty) of
-Guiñote and of the two-player games. Not covered (``UnsupportedPositionError``): the stock
-phase (hidden stock), a pending exchange or dealt-tute poll, deals *de vueltas* with
-``vueltas_claim=auto`` (play may stop at 101), ``thirty_malas`` (cantes conditional on the
-final card points) and games of more than two sides. The search is written for two sides
-given by a seat -> side table, so three-player arrastrado (the player to move against the
-other two combined) only needs that table.
+Tute arrastrado (three players, or four with ``players=4``): one player, the *hero* (by
+default the player to move at the queried position), against the other players combined.
+The value is then the hero's future points (card points of the tricks the hero still wins,
+the current trick included; the 10 of the last trick if the hero takes it; the hero's cantes
+still to come) minus the sum of the same future points of every other player, the hero
+maximising it and the others, as one coalition, minimising it. A tute is ``+TUTE_VALUE`` if
+the hero sings it, ``-TUTE_VALUE`` if anybody else does. As every point still out goes to
+somebody, this is ``2 * (hero's future points) - (all future points)``: the hero's guaranteed
+share against the worst case. The rules stay individual (each player declares only after its
+own wins; first-win restrictions and forfeits are per player). "Side 0" then means the hero,
+"side 1" the coalition; :meth:`Solver.analyze` values every action with the same hero.
+
+Positions covered: any card-play position of Tute por parejas and of Tute arrastrado (after
+the table-card exchanges); the arrastre (stock empty) of Guiñote and of the two-player games.
+Not covered (``UnsupportedPositionError``): the stock phase (hidden stock), a pending exchange
+or dealt-tute poll, deals *de vueltas* with ``vueltas_claim=auto`` (play may stop at 101),
+``thirty_malas`` (cantes conditional on the final card points), ``renuncio_mode=claim`` (any
+card may be played) and the card play of Tute cabrón and Tute subastado (cantes by the cards
+of a trick, the idle seat, the widow: not in the kernel).
 """
 
 from __future__ import annotations
@@ -77,13 +89,15 @@ class UnsupportedPositionError(SolverError):
 
 @dataclass
 class Analysis:
-    """The value of a position and of each legal action (both as side 0's future margin)."""
+    """The value of a position and of each legal action (both as side 0's future margin;
+    in arrastrado, the ``hero``'s against the others combined)."""
 
     value: int
     actions: list[tuple[str, int]] = field(default_factory=list)
     to_move: int | None = None
     nodes: int = 0
     ms: float = 0.0
+    hero: int | None = None  # arrastrado: the seat whose margin the values are
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,21 +106,34 @@ class Analysis:
             "actions": [{"action": a, "value": v} for a, v in self.actions],
             "nodes": self.nodes,
             "ms": round(self.ms, 3),
+            **({} if self.hero is None else {"hero": self.hero}),
         }
 
 
-def taken_margin(deal: Deal) -> int:
-    """Side 0's points minus side 1's so far: cards, cantes, and the last trick once over."""
+def _signs(deal: Deal, hero: int | None) -> list[int]:
+    """+1 / -1 per rule side: side 0 against side 1, or ``hero`` against everybody else."""
+    sides = deal.variant.sides(deal.options)
+    if sides == 2:
+        return [1, -1]
+    if hero is None:
+        hero = deal.to_move if deal.to_move is not None else 0
+    return [1 if s == hero else -1 for s in range(sides)]
+
+
+def taken_margin(deal: Deal, hero: int | None = None) -> int:
+    """Side 0's points minus side 1's so far: cards, cantes, and the last trick once over.
+    With more than two sides: ``hero``'s (default: the seat to move) minus the others'."""
+    sign = _signs(deal, hero)
     if deal.is_over():
         res = deal.result()
         if res.reason == "tute":
-            return TUTE_VALUE if res.winner == 0 else -TUTE_VALUE
-        return res.totals[0] - res.totals[1]
-    pts = deal.card_points
-    cantes = [0, 0]
+            singer = next(s for s, d, _p in deal.cantes if d.is_tute)
+            return TUTE_VALUE * sign[deal.side_of(singer)]
+        return sum(g * t for g, t in zip(sign, res.totals, strict=True))
+    total = sum(g * p for g, p in zip(sign, deal.card_points, strict=True))
     for seat, _decl, p in deal.cantes:
-        cantes[deal.side_of(seat)] += p
-    return pts[0] + cantes[0] - pts[1] - cantes[1]
+        total += sign[deal.side_of(seat)] * p
+    return total
 
 
 class Solver:
@@ -142,8 +169,11 @@ class Solver:
 
     # ------------------------------------------------------------------ positions
 
-    def _state(self, deal: Deal) -> tuple[np.ndarray, np.ndarray]:
-        cfg, st = from_deal(deal)
+    def _state(self, deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if hero is not None and (isinstance(hero, bool) or not isinstance(hero, int)
+                                 or not 0 <= hero < deal.seats):
+            raise SolverError(f"invalid hero {hero!r}: expected a seat 0..{deal.seats - 1}")
+        cfg, st = from_deal(deal, hero)
         if st[T.S_OVER]:
             return cfg, st
         if st[T.S_STOCK]:
@@ -151,8 +181,11 @@ class Solver:
                 f"not a card-play position: {deal.variant.id} is in its stock phase "
                 f"({deal.stock_count} cards in the stock); the solver starts at the arrastre"
             )
-        if cfg[T.C_NSIDES] != 2:
-            raise UnsupportedPositionError(f"{deal.variant.id}: only two-sided games for now")
+        if cfg[T.C_NSIDES] != 2 and deal.variant.id != "tute_arrastrado_3p":
+            raise UnsupportedPositionError(
+                f"{deal.variant.id}: the card play of this game is not supported by the solver")
+        if deal.options.renuncio_mode == "claim":
+            raise UnsupportedPositionError("renuncio_mode=claim is not supported by the solver")
         if deal.options.thirty_malas:
             raise UnsupportedPositionError("thirty_malas is not supported by the solver")
         if deal.carry is not None and deal.options.vueltas_claim == "auto":
@@ -172,33 +205,39 @@ class Solver:
 
     # ------------------------------------------------------------------ queries
 
-    def value(self, deal: Deal, guess: int = 0) -> int:
-        """Side 0's optimal future margin from this position (0 once the deal is over)."""
-        cfg, st = self._state(deal)
+    def value(self, deal: Deal, guess: int = 0, hero: int | None = None) -> int:
+        """Side 0's optimal future margin from this position (0 once the deal is over). In
+        arrastrado: ``hero``'s (default: the seat to move) against the others combined."""
+        cfg, st = self._state(deal, hero)
         start = int(self.stats[ST_NODES])
         v = 0 if st[T.S_OVER] else self._run_value(cfg, st, guess)
         self.nodes = int(self.stats[ST_NODES]) - start
         return v
 
-    def analyze(self, deal: Deal) -> Analysis:
+    def analyze(self, deal: Deal, hero: int | None = None) -> Analysis:
         """The position's value and the value of each legal action (side 0's future margin
-        from this position when that action is taken and play is perfect afterwards)."""
+        from this position when that action is taken and play is perfect afterwards). In
+        arrastrado every value is ``hero``'s (default: the seat to move)."""
         t0 = time.perf_counter()
         start = int(self.stats[ST_NODES])
-        value = self.value(deal)
-        base = taken_margin(deal)
+        multi = deal.variant.sides(deal.options) > 2
+        if multi and hero is None:
+            hero = deal.to_move if deal.to_move is not None else 0
+        value = self.value(deal, hero=hero)
+        base = taken_margin(deal, hero)
         out: list[tuple[str, int]] = []
         for act in deal.legal_actions():
             child = deal.copy()
             child.apply(act)
-            gained = taken_margin(child) - base
+            gained = taken_margin(child, hero) - base
             if child.is_over():  # a tute is worth +-TUTE_VALUE whatever was taken before
-                v = taken_margin(child) if child.result().reason == "tute" else gained
+                v = taken_margin(child, hero) if child.result().reason == "tute" else gained
             else:
-                v = gained + self.value(child, guess=value - gained)
+                v = gained + self.value(child, guess=value - gained, hero=hero)
             out.append((str(act), v))
         self.nodes = int(self.stats[ST_NODES]) - start
-        return Analysis(value, out, deal.to_move, self.nodes, (time.perf_counter() - t0) * 1e3)
+        return Analysis(value, out, deal.to_move, self.nodes, (time.perf_counter() - t0) * 1e3,
+                        hero if multi else None)
 
     def wins(self, deal: Deal, side: int = 0) -> bool:
         """Does ``side`` win the deal from here with perfect play: a final total strictly
@@ -206,6 +245,9 @@ class Solver:
         parejas; the last trick in the stock games)? Points already taken count."""
         if side not in (0, 1):
             raise SolverError(f"invalid side {side!r}: expected 0 or 1")
+        if deal.variant.sides(deal.options) != 2:
+            raise UnsupportedPositionError(
+                f"{deal.variant.id}: wins() answers for two-sided games only")
         cfg, st = self._state(deal)
         taken = taken_margin(deal)
         if st[T.S_OVER]:

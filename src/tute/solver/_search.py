@@ -1,9 +1,17 @@
 """The exact solver's search, in numba: fail-soft alpha-beta driven by narrow-window probes.
 
-Value of a node: the future point margin of side 0 (its card points, last-trick bonus and
-cantes still to come, minus the other side's), multiplied by ``cfg[C_SCALE]``; the last
+Value of a node: the future point margin of objective side 0 (its card points, last-trick
+bonus and cantes still to come, minus the other side's), multiplied by ``cfg[C_SCALE]``; the last
 trick also adds ``cfg[C_TB]`` (a tie-break unit for the "does side 0 win?" query). A tute
 ends the deal at ``+-TUTE_VALUE * scale``.
+
+Two kinds of side: the *objective* side of a seat (``cfg[C_OBJ0 + seat]``: 0 maximises, 1
+minimises; who gains a trick's or a cante's points) and its *rule* side
+(``cfg[C_SIDE0 + seat]``: whose first win and forfeits the ``sfirst``/``sforf`` masks track).
+They coincide in the two-sided games; in arrastrado the rule sides are the seats and the
+objective sides {hero} against the rest. Nothing here assumes 2 or 4 seats: the trick has
+``cfg[C_N]`` cards, play passes to ``(seat + 1) % n`` and "partner" exists only with
+``cfg[C_PARTNERS]`` (four seats).
 
 Search structure (per trick, as double-dummy bridge solvers do):
 
@@ -58,6 +66,7 @@ from ..kernel._tables import (
     C_FORTY,
     C_HEAD,
     C_N,
+    C_OBJ0,
     C_PARTNERS,
     C_RESTR,
     C_SCALE,
@@ -111,8 +120,9 @@ ST_TTHITS = 2
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
-# per-ply scratch row ``mv[ply]``: moves 0..9, their ordering scores
-SC_SCORES = 10
+# per-ply scratch row ``mv[ply]``: moves 0..15 (13 cards in an arrastrado hand), their
+# ordering scores
+SC_SCORES = 16
 SCRATCH = 32
 HIST = 64  # stats[HIST + 40 * seat + card]: history counts of leads that cut off
 STATS_SIZE = HIST + 160
@@ -293,7 +303,7 @@ def _possible_cantes(h: np.ndarray, cfg: np.ndarray, n: int, sung: int, side: in
     trump = cfg[C_TRUMP]
     total = 0
     for i in range(n):
-        if cfg[C_SIDE0 + i] != side:
+        if cfg[C_OBJ0 + i] != side:
             continue
         if cfg[C_TUTE] != 0 and (h[i] & KINGS == KINGS
                                  or h[i] & SECOND_TUTE[fam] == SECOND_TUTE[fam]):
@@ -332,7 +342,7 @@ def _quick_bounds(h: np.ndarray, cfg: np.ndarray, n: int, rem: int, sung: int,
         t0 = 0
         t1 = 0
         for i in range(n):
-            if cfg[C_SIDE0 + i] == 0:
+            if cfg[C_OBJ0 + i] == 0:
                 t0 |= h[i]
             else:
                 t1 |= h[i]
@@ -340,7 +350,7 @@ def _quick_bounds(h: np.ndarray, cfg: np.ndarray, n: int, rem: int, sung: int,
         t1 = (t1 >> (10 * trump)) & 0x3FF
         s0 = SUIT_POINTS[fam, _above(t0, t1, fam)]
         s1 = SUIT_POINTS[fam, _above(t1, t0, fam)]
-    if cfg[C_SIDE0 + leader] == 0:
+    if cfg[C_OBJ0 + leader] == 0:
         s0 += _cash_extra(h, cfg, n, leader)
     else:
         s1 += _cash_extra(h, cfg, n, leader)
@@ -370,11 +380,11 @@ def _cash_extra(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     the opponents' cheapest possible cards in it."""
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
-    side = cfg[C_SIDE0 + leader]
+    side = cfg[C_OBJ0 + leader]
     partner = (leader + 2) % n if cfg[C_PARTNERS] != 0 and n == 4 else -1
     opp = 0
     for i in range(n):
-        if cfg[C_SIDE0 + i] != side:
+        if cfg[C_OBJ0 + i] != side:
             opp |= h[i]
     best = 0
     hand = h[leader]
@@ -398,7 +408,7 @@ def _cash_extra(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
         gain = 0
         ok = True
         for i in range(n):
-            if cfg[C_SIDE0 + i] == side:
+            if cfg[C_OBJ0 + i] == side:
                 continue
             hs = h[i] & SUIT_MASK[s]
             cand = hs
@@ -537,7 +547,7 @@ def _last_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
             best = c
             bs = s
     v = cfg[C_SCALE] * (pts + 10) + cfg[C_TB]
-    return v if cfg[C_SIDE0 + bs] == 0 else -v
+    return v if cfg[C_OBJ0 + bs] == 0 else -v
 
 
 @_hot
@@ -550,7 +560,7 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
     hand after the trick) and the last trick is forced."""
     if i == n:
         v = cfg[C_SCALE] * tpts
-        if cfg[C_SIDE0 + bs] != 0:
+        if cfg[C_OBJ0 + bs] != 0:
             v = -v
         return v + _last_trick(h, cfg, n, bs)
     fam = cfg[C_FAMILY]
@@ -561,7 +571,7 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
         pw = 1
     legal = legal_cards(h[seat], i, lead_suit, best, ruffed, top, pw, 0, trump, fam,
                         cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
-    maxing = cfg[C_SIDE0 + seat] == 0
+    maxing = cfg[C_OBJ0 + seat] == 0
     bestv = -INF if maxing else INF
     while legal:
         c = _lowcard(legal)
@@ -646,7 +656,7 @@ def _sim_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tlen: int, l
         pw = 1 if cfg[C_PARTNERS] != 0 and (bs - seat) % 2 == 0 else 0
         legal = legal_cards(h[seat], i, lead_suit, best, ruffed, top, pw, 0, trump, fam,
                             cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
-        ours = cfg[C_SIDE0 + bs] == cfg[C_SIDE0 + seat]
+        ours = cfg[C_OBJ0 + bs] == cfg[C_OBJ0 + seat]
         pick = -1
         psc = -(1 << 30)
         m = legal
@@ -678,7 +688,7 @@ def _sim_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tlen: int, l
             ruffed = 1
         if pick // 10 == top // 10 and (HIGHER[fam, top] >> pick) & 1:
             top = pick
-    return pts if cfg[C_SIDE0 + bs] == side else -pts
+    return pts if cfg[C_OBJ0 + bs] == side else -pts
 
 
 #: BY_STRENGTH[fam, k]: position in its suit (0..9) of the card of strength k
@@ -732,7 +742,7 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
         return 1
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
-    side = cfg[C_SIDE0 + seat]
+    side = cfg[C_OBJ0 + seat]
     lead_suit = topled // 10  # the strongest card of the suit led is of that suit
     rest = h[seat] & (h[seat] - 1)
     rest &= rest - 1
@@ -768,7 +778,7 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
                 wins = (HIGHER[fam, best] >> c) & 1 != 0
             elif c // 10 == trump:
                 wins = True
-            if cfg[C_SIDE0 + bestseat] == side:
+            if cfg[C_OBJ0 + bestseat] == side:
                 sc = 1000 + 10 * pts if not wins else 100 - st
             elif wins:
                 sc = 3000 - 2 * st + pts
@@ -860,7 +870,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
     legal = _merge_equivalent(legal, hand, (rem & ~hand) | tmask)
     opp = 0
     for i in range(n):
-        if cfg[C_SIDE0 + i] != cfg[C_SIDE0 + tomove]:
+        if cfg[C_OBJ0 + i] != cfg[C_OBJ0 + tomove]:
             opp |= h[i]
     legal = _merge_sure_trumps(legal, hand, rem & ~hand, opp, tmask, cfg)
     tpts = 0
@@ -868,7 +878,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
         tpts += POINTS[fam, (trick >> (6 * i)) & 63]
     nm = _order(h, cfg, n, tomove, legal, tlen, best, bestseat, ruffed, topled, leader, tpts,
                 ttmove, mv, ply, stats)
-    maxing = cfg[C_SIDE0 + tomove] == 0
+    maxing = cfg[C_OBJ0 + tomove] == 0
     bestv = -INF if maxing else INF
     bestc = -1
     for j in range(nm):
@@ -895,16 +905,17 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             pts = POINTS[fam, c]
             for i in range(tlen):
                 pts += POINTS[fam, (trick >> (6 * i)) & 63]
-            wside = cfg[C_SIDE0 + nbs]
+            wside = cfg[C_OBJ0 + nbs]  # the objective side: who gains the points
+            rside = cfg[C_SIDE0 + nbs]  # the rule side: first wins, forfeits
             sgn = 1 if wside == 0 else -1
             if h[nbs] == 0:  # that was the last trick
                 v = sgn * (scale * (pts + 10) + cfg[C_TB])
             else:
-                first_win = (sfirst >> wside) & 1 == 0
-                nsf = sfirst | (1 << wside)
+                first_win = (sfirst >> rside) & 1 == 0
+                nsf = sfirst | (1 << rside)
                 base = sgn * scale * pts
                 k = 0
-                if cfg[C_ARRCANTE] != 0 and (sforf >> wside) & 1 == 0 and not (
+                if cfg[C_ARRCANTE] != 0 and (sforf >> rside) & 1 == 0 and not (
                         cfg[C_RESTR] == 2 and not first_win):
                     wmask = 1 << nbs
                     may = _may_declare(h[nbs], cfg, sung)
@@ -997,7 +1008,7 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
                       st[S_BEST], st[S_BESTSEAT], st[S_RUFFED], st[S_TOPLED], sung, fl,
                       st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, op, Z)
-    wside = cfg[C_SIDE0 + leader]
+    wside = cfg[C_OBJ0 + leader]
     sgn = 1 if wside == 0 else -1
     scale = cfg[C_SCALE]
     if k < 0:

@@ -50,6 +50,8 @@ def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64) ->
     analysis = solver.analyze(deal)
     out = analysis.to_json()
     side = None if deal.to_move is None else deal.side_of(deal.to_move)
+    if analysis.hero is not None and side is not None:
+        side = 0  # arrastrado: the mover is the hero, objective side 0
     best = None
     if analysis.actions and side is not None:
         pick = max if side == 0 else min
@@ -73,8 +75,11 @@ def solve_record_file(path: str | Path, *, tt_mb: int = 64) -> dict[str, Any]:
 
 def format_analysis(result: Mapping[str, Any]) -> str:
     """A plain-text table of :func:`solve_record`'s result."""
+    hero = result.get("hero")
+    whose = ("side 0's future points minus side 1's" if hero is None
+             else f"seat {hero}'s future points minus the other players' combined")
     lines = [f"{result['variant']}, trick {result['trick']}: value {result['value']:+d} "
-             "(side 0's future points minus side 1's, perfect play)"]
+             f"({whose}, perfect play)"]
     if result["over"]:
         lines.append("the deal is over")
         return "\n".join(lines)
