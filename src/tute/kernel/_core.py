@@ -220,6 +220,17 @@ def legal_mask_state(st: np.ndarray, cfg: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _emit_declarations(d: int, out: np.ndarray, k: int) -> int:
+    """Append the declarations of bit set ``d`` (action 40 + bit) to ``out`` from ``k``."""
+    while d:
+        low = d & -d
+        out[k] = 40 + popcount(low - 1)
+        k += 1
+        d ^= low
+    return k
+
+
+@njit(cache=True)
 def legal_actions(st: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> int:
     """Fill ``out`` with the legal actions (declarations, pass, cards); return their count."""
     if st[S_OVER]:
@@ -227,21 +238,11 @@ def legal_actions(st: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> int:
     k = 0
     seat = st[S_TOMOVE]
     if st[S_POLL] >= 0:
-        d = _avail(st, cfg, seat)
-        while d:
-            low = d & -d
-            out[k] = 40 + popcount(low - 1)
-            k += 1
-            d ^= low
+        k = _emit_declarations(_avail(st, cfg, seat), out, k)
         out[k] = A_PASS
         return k + 1
     if (st[S_WINDOW] >> seat) & 1:
-        d = _avail(st, cfg, seat)
-        while d:
-            low = d & -d
-            out[k] = 40 + popcount(low - 1)
-            k += 1
-            d ^= low
+        k = _emit_declarations(_avail(st, cfg, seat), out, k)
     m = legal_mask_state(st, cfg)
     while m:
         low = m & -m
