@@ -357,6 +357,30 @@ def test_value_does_not_depend_on_the_guess(solver: Solver) -> None:
         assert solver.value(_tute_deal(), guess=guess) == TUTE_VALUE, guess
 
 
+def test_threads_agree_with_one_thread() -> None:
+    """Probes searched by two threads over one table (the helper aborted whenever the other
+    finishes first) give the single-threaded values and win answers."""
+    one, two = Solver(tt_mb=8, threads=1), Solver(tt_mb=8, threads=2)
+    rng = random.Random(11)
+    for seed in range(12):
+        deal = tute.Deal.new("tute_parejas" if seed % 3 else "guinote", seed=seed)
+        while deal.in_stock_phase or (not deal.is_over() and len(deal.hand(0)) > 6):
+            acts = deal.legal_actions()
+            deal.apply(acts[rng.randrange(len(acts))])
+        if deal.is_over():
+            continue
+        assert two.value(deal) == one.value(deal), seed
+        assert two.wins(deal, 0) == one.wins(deal, 0), seed
+        assert two.analyze(deal).actions == one.analyze(deal).actions, seed
+    assert two.nodes > 0
+
+
+@pytest.mark.parametrize("threads", [0, 9, True, "2"])
+def test_bad_thread_count(threads: object) -> None:
+    with pytest.raises(SolverError, match="invalid threads"):
+        Solver(tt_mb=1, threads=threads)  # type: ignore[arg-type]
+
+
 DEEP_ENDGAMES = ([("tute_parejas", 5, s) for s in range(3)] + [("guinote", 5, s) for s in (0, 2)]
                  + [("tute_2p_corriente", 6, s) for s in range(3)]
                  + [("tute_2p_habanero", 5, s) for s in range(2)])

@@ -41,7 +41,9 @@ of a trick, the idle seat, the widow: not in the kernel).
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,12 +57,16 @@ from ._search import (
     MAXOPT,
     MAXPLY,
     SCRATCH,
+    ST_ABORT,
     ST_GEN,
     ST_NODES,
+    ST_SKEW,
     STATS_SIZE,
     TUTE_VALUE,
+    WIDE,
     exact_value,
     probe,
+    root_search,
 )
 
 if TYPE_CHECKING:
@@ -77,6 +83,8 @@ __all__ = [
 
 ENTRY_BYTES = 32  # three key words and one data word per table entry
 MAX_TT_MB = 4096
+MAX_THREADS = 8
+INF = 1 << 20
 
 
 class SolverError(TuteError):
@@ -138,33 +146,52 @@ def taken_margin(deal: Deal, hero: int | None = None) -> int:
 
 class Solver:
     """An exact solver with its own transposition table (``tt_mb`` megabytes, power of two
-    entries, at most 512 MB by default policy; reused across calls on the same rules)."""
+    entries, at most 512 MB by default policy; reused across calls on the same rules).
 
-    def __init__(self, tt_mb: int = 64):
+    ``threads`` (default: 2 when the process may use two cores, else 1) searches every probe
+    of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
+    start the first tricks with their second-best lead, filling the table with bounds the
+    others then find, and whichever finishes first answers (lazy SMP). Values never depend
+    on the thread count; node counts and times do."""
+
+    def __init__(self, tt_mb: int = 64, threads: int | None = None):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= MAX_TT_MB:
             raise SolverError(f"invalid tt_mb {tt_mb!r}: expected 1..{MAX_TT_MB}")
+        if threads is None:
+            threads = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                          else os.cpu_count() or 1)
+        if (isinstance(threads, bool) or not isinstance(threads, int)
+                or not 1 <= threads <= MAX_THREADS):
+            raise SolverError(f"invalid threads {threads!r}: expected 1..{MAX_THREADS}")
         entries = 1 << ((tt_mb << 20) // ENTRY_BYTES).bit_length() - 1
-        self.tt_keys = np.zeros((entries, 3), dtype=np.uint64)
-        self.tt_data = np.zeros(entries, dtype=np.int64)
-        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        # one row per entry: three key words and the data word (32 bytes; a bucket of two
+        # entries is one cache line)
+        self.tt = np.zeros((entries, 4), dtype=np.int64)
+        #: ``threads`` probes of the exact value run at once, each with its own counters and
+        #: scratch rows, all sharing the table
+        self.threads = threads
+        self._work = [(np.zeros(STATS_SIZE, dtype=np.int64),
+                       np.zeros((MAXPLY, SCRATCH), dtype=np.int64),
+                       np.zeros((MAXPLY, MAXOPT, 3), dtype=np.int64)) for _ in range(threads)]
+        self.stats, self._moves, self._opts = self._work[0]
         self.stats[ST_GEN] = 1
-        self._moves = np.zeros((MAXPLY, SCRATCH), dtype=np.int64)
-        self._opts = np.zeros((MAXPLY, MAXOPT, 3), dtype=np.int64)
+        self._pool: ThreadPoolExecutor | None = None
         self._last_cfg: bytes | None = None
         self.nodes = 0  # nodes of the last call
 
     @property
     def tt_bytes(self) -> int:
-        return int(self.tt_keys.nbytes + self.tt_data.nbytes)
+        return int(self.tt.nbytes)
 
     def reset(self) -> None:
         """Forget the table's contents (O(1): entries carry a generation stamp)."""
         gen = int(self.stats[ST_GEN]) + 1
         if gen >= 0xFFFF:
-            self.tt_data[:] = 0
+            self.tt[:] = 0
             gen = 1
-        self.stats[ST_GEN] = gen
-        self.stats[HIST:] = 0
+        for stats, _mv, _op in self._work:
+            stats[ST_GEN] = gen
+            stats[HIST:] = 0
         self._last_cfg = None
 
     # ------------------------------------------------------------------ positions
@@ -196,12 +223,81 @@ class Solver:
             self.reset()
             self._last_cfg = key
         else:  # age the lead-history counts so that old positions do not drown new ones
-            self.stats[HIST:] >>= 1
+            for stats, _mv, _op in self._work:
+                stats[HIST:] >>= 1
         return cfg, st
 
     def _run_value(self, cfg: np.ndarray, st: np.ndarray, guess: int) -> int:
-        return int(exact_value(st, cfg, self.stats, self.tt_keys, self.tt_data, self._moves,
-                        self._opts, guess))
+        if self.threads == 1:
+            return int(exact_value(st, cfg, self.stats, self.tt, self._moves, self._opts,
+                                   guess))
+        return self._parallel_value(cfg, st, guess)
+
+    def _search(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
+        """One window search by every thread at once over the shared table (each helper
+        starts with another lead at the root, so that they fill the table with what the
+        others will need); the first to finish answers and the others are told to stop."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="tute-solver")
+        futures = [self._pool.submit(root_search, st, cfg, stats, self.tt, mv, op, alpha, beta)
+                   for stats, mv, op in self._work]
+        done, _pending = wait(futures, return_when=FIRST_COMPLETED)
+        value = int(next(iter(done)).result())
+        for stats, _mv, _op in self._work:
+            stats[ST_ABORT] = 1
+        wait(futures)
+        for stats, _mv, _op in self._work:
+            stats[ST_ABORT] = 0
+        return value
+
+    def _probe(self, cfg: np.ndarray, st: np.ndarray, threshold: int) -> bool:
+        """Is the value >= threshold? One zero-window search."""
+        if self.threads == 1:
+            return bool(probe(st, cfg, self.stats, self.tt, self._moves, self._opts,
+                              threshold))
+        for j, (stats, _mv, _op) in enumerate(self._work):
+            stats[ST_SKEW] = j
+        return self._search(cfg, st, threshold - 1, threshold) >= threshold
+
+    def _parallel_value(self, cfg: np.ndarray, st: np.ndarray, guess: int) -> int:
+        """:func:`exact_value`'s probes, each searched by every thread at once."""
+        for j, (stats, _mv, _op) in enumerate(self._work):
+            stats[ST_SKEW] = j
+        fam = int(cfg[T.C_FAMILY])
+        rem = 0
+        for i in range(4):
+            rem |= int(st[T.S_H0 + i])
+        for i in range(int(st[T.S_TLEN])):
+            rem |= 1 << int(st[T.S_T0 + i])
+        r = sum(int(T.POINTS[fam, c]) for c in range(40) if rem >> c & 1)
+        par = (int(cfg[T.C_SCALE]) * r + int(cfg[T.C_TB])) & 1
+        lo, hi = -INF, INF
+        step = 2
+        b = guess
+        while lo < hi:
+            if hi - lo <= WIDE and lo > -INF and hi < INF:
+                return self._search(cfg, st, lo - 1, hi + 1)
+            if (b - par) & 1:
+                b += 1
+            b = min(max(b, lo + 1), hi)
+            g = self._search(cfg, st, b - 1, b + 1)
+            if g >= b + 1:
+                lo = g
+            elif g <= b - 1:
+                hi = g
+            else:
+                return g
+            if hi == INF:
+                b = lo + step
+            elif lo == -INF:
+                b = hi - step
+            else:
+                b = lo + 2 * (((hi - lo) // 2 + 1) // 2)
+            step *= 2
+        return lo
+
+    def _total_nodes(self) -> int:
+        return sum(int(stats[ST_NODES]) for stats, _mv, _op in self._work)
 
     # ------------------------------------------------------------------ queries
 
@@ -209,9 +305,9 @@ class Solver:
         """Side 0's optimal future margin from this position (0 once the deal is over). In
         arrastrado: ``hero``'s (default: the seat to move) against the others combined."""
         cfg, st = self._state(deal, hero)
-        start = int(self.stats[ST_NODES])
+        start = self._total_nodes()
         v = 0 if st[T.S_OVER] else self._run_value(cfg, st, guess)
-        self.nodes = int(self.stats[ST_NODES]) - start
+        self.nodes = self._total_nodes() - start
         return v
 
     def analyze(self, deal: Deal, hero: int | None = None) -> Analysis:
@@ -219,7 +315,7 @@ class Solver:
         from this position when that action is taken and play is perfect afterwards). In
         arrastrado every value is ``hero``'s (default: the seat to move)."""
         t0 = time.perf_counter()
-        start = int(self.stats[ST_NODES])
+        start = self._total_nodes()
         multi = deal.variant.sides(deal.options) > 2
         if multi and hero is None:
             hero = deal.to_move if deal.to_move is not None else 0
@@ -235,7 +331,7 @@ class Solver:
             else:
                 v = gained + self.value(child, guess=value - gained, hero=hero)
             out.append((str(act), v))
-        self.nodes = int(self.stats[ST_NODES]) - start
+        self.nodes = self._total_nodes() - start
         return Analysis(value, out, deal.to_move, self.nodes, (time.perf_counter() - t0) * 1e3,
                         hero if multi else None)
 
@@ -254,21 +350,20 @@ class Solver:
             res = deal.result()
             return res.winner == side
         rule = deal.options.tie_break if not deal.variant.stock else "last_trick"
-        start = int(self.stats[ST_NODES])
-        args = (self.stats, self.tt_keys, self.tt_data, self._moves, self._opts)
+        start = self._total_nodes()
         if rule == "last_trick":
             cfg = cfg.copy()
             cfg[T.C_SCALE] = 2
             cfg[T.C_TB] = 1
             # 2*taken + future is odd (the last trick adds +-1), so never a tie
-            yes0 = bool(probe(st, cfg, *args, -2 * taken + 1))
+            yes0 = self._probe(cfg, st, -2 * taken + 1)
             won = yes0 if side == 0 else not yes0
         else:
             mano0 = rule == "mano_side" and deal.side_of(deal.mano) == 0
             mano1 = rule == "mano_side" and deal.side_of(deal.mano) == 1
             if side == 0:
-                won = bool(probe(st, cfg, *args, -taken + (0 if mano0 else 1)))
+                won = self._probe(cfg, st, -taken + (0 if mano0 else 1))
             else:  # side 1 wins iff the final margin is < 0, or == 0 with its mano
-                won = not bool(probe(st, cfg, *args, -taken + (1 if mano1 else 0)))
-        self.nodes = int(self.stats[ST_NODES]) - start
+                won = not self._probe(cfg, st, -taken + (1 if mano1 else 0))
+        self.nodes = self._total_nodes() - start
         return won

@@ -107,6 +107,8 @@ from ..kernel._tables import (
 _hot = njit(cache=True, _nrt=False)
 
 TUTE_VALUE = 1000
+#: table entries per bucket: two 32-byte entries, one 64-byte cache line
+BUCKET = 2
 #: once the value is bracketed within this many points, one search with the bracket as its
 #: window finishes the job (cheaper than the last two or three one-value probes)
 WIDE = 16
@@ -117,6 +119,8 @@ MAXOPT = 32
 ST_NODES = 0
 ST_GEN = 1
 ST_TTHITS = 2
+ST_ABORT = 3  # set by another thread: stop now, store nothing, the result is thrown away
+ST_SKEW = 4  # a helper thread: search the second-best lead of the root's trick first
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
@@ -452,7 +456,7 @@ def _above(mine: int, theirs: int, fam: int) -> int:
 
 @_hot
 def _key(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, sung: int, fl: int,
-         sfirst: int, sforf: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+         sfirst: int, sforf: int) -> tuple[int, int, int]:
     ch0, ch1, c2, c3 = _canon(h, n)
     # only marriages that can still be sung make ``sung`` relevant
     fam = cfg[C_FAMILY]
@@ -469,47 +473,50 @@ def _key(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, sung: int, fl: int
     w0 = ch0 | ((c3 & 0xFFFFFF) << 40)
     w1 = ch1 | ((c3 >> 24) << 40)
     w2 = c2 | (misc << 40)
-    return np.uint64(w0), np.uint64(w1), np.uint64(w2)
+    return w0, w1, w2
 
 
 @_hot
-def _hash(k0: np.uint64, k1: np.uint64, k2: np.uint64) -> np.uint64:
-    x = k0 * np.uint64(0x9E3779B97F4A7C15)
-    x ^= k1 * np.uint64(0xC2B2AE3D27D4EB4F)
-    x ^= k2 * np.uint64(0x165667B19E3779F9)
-    x ^= x >> np.uint64(29)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(32)
+def _hash(k0: int, k1: int, k2: int) -> int:
+    x = k0 * 0x1E3779B97F4A7C15
+    x ^= k1 * 0x42B2AE3D27D4EB4F
+    x ^= k2 * 0x165667B19E3779F9
+    x ^= (x >> 29) & 0x7FFFFFFFF
+    x *= 0x3F58476D1CE4E5B9
+    x ^= (x >> 32) & 0xFFFFFFFF
     return x
 
 
 @_hot
-def _tt_find(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.uint64,
-             k2: np.uint64) -> int:
-    base = np.int64(_hash(k0, k1, k2) & np.uint64(ttk.shape[0] - 1)) & ~3
-    for j in range(4):
+def _tt_find(tt: np.ndarray, gen: int, k0: int, k1: int, k2: int) -> int:
+    """Index of the entry of key (k0, k1, k2) of this generation, or -1. Key words are stored
+    XORed with the data word, so that a row torn by two threads writing it at once never
+    matches (the solver may run probes in two threads over one table)."""
+    base = (_hash(k0, k1, k2) & (tt.shape[0] - 1)) & ~(BUCKET - 1)
+    for j in range(BUCKET):
         i = base + j
-        if (ttk[i, 0] == k0 and ttk[i, 1] == k1 and ttk[i, 2] == k2
-                and (ttd[i] >> 40) & 0xFFFF == gen):
+        d = tt[i, 3]
+        if ((tt[i, 0] ^ d) == k0 and (tt[i, 1] ^ d) == k1 and (tt[i, 2] ^ d) == k2
+                and (d >> 40) & 0xFFFF == gen):
             return i
     return -1
 
 
 @_hot
-def _tt_store(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.uint64,
-              k2: np.uint64, lb: int, ub: int, move: int, depth: int) -> None:
-    base = np.int64(_hash(k0, k1, k2) & np.uint64(ttk.shape[0] - 1)) & ~3
+def _tt_store(tt: np.ndarray, gen: int, k0: int, k1: int, k2: int, lb: int, ub: int,
+              move: int, depth: int) -> None:
+    base = (_hash(k0, k1, k2) & (tt.shape[0] - 1)) & ~(BUCKET - 1)
     victim = -1
     vscore = 1 << 30
-    for j in range(4):
+    for j in range(BUCKET):
         i = base + j
-        d = ttd[i]
+        d = tt[i, 3]
         if (d >> 40) & 0xFFFF != gen:
             if vscore > -1:  # a stale slot, unless the key itself is further on
                 victim = i
                 vscore = -1
             continue
-        if ttk[i, 0] == k0 and ttk[i, 1] == k1 and ttk[i, 2] == k2:
+        if (tt[i, 0] ^ d) == k0 and (tt[i, 1] ^ d) == k1 and (tt[i, 2] ^ d) == k2:
             lb = max(lb, (d & 0xFFFF) - OFF)
             ub = min(ub, ((d >> 16) & 0xFFFF) - OFF)
             victim = i
@@ -518,13 +525,14 @@ def _tt_store(ttk: np.ndarray, ttd: np.ndarray, gen: int, k0: np.uint64, k1: np.
         if dd < vscore:
             vscore = dd
             victim = i
-    ttk[victim, 0] = k0
-    ttk[victim, 1] = k1
-    ttk[victim, 2] = k2
     lb = max(lb, -OFF + 1)
     ub = min(ub, OFF - 1)
-    ttd[victim] = ((lb + OFF) | ((ub + OFF) << 16) | ((move & 0xFF) << 32) | (gen << 40)
-                   | (depth << 56))
+    d = ((lb + OFF) | ((ub + OFF) << 16) | ((move & 0xFF) << 32) | (gen << 40)
+         | (depth << 56))
+    tt[victim, 0] = k0 ^ d
+    tt[victim, 1] = k1 ^ d
+    tt[victim, 2] = k2 ^ d
+    tt[victim, 3] = d
 
 
 @_hot
@@ -797,8 +805,8 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
 
 
 @_hot
-def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
-           ttd: np.ndarray, mv: np.ndarray, op: np.ndarray, ply: int, tomove: int, leader: int,
+def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
+           op: np.ndarray, ply: int, tomove: int, leader: int,
            tlen: int, trick: int, best: int, bestseat: int, ruffed: int, topled: int,
            sung: int, fl: int, sfirst: int, sforf: int, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta from a card-play node (``trick`` packs the trick's cards, 6 bits
@@ -815,9 +823,9 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
     beta0 = beta
     ttmove = -1
     ti = -1
-    k0 = np.uint64(0)
-    k1 = np.uint64(0)
-    k2 = np.uint64(0)
+    k0 = 0
+    k1 = 0
+    k2 = 0
     rem = 0
     for i in range(n):
         rem |= h[i]
@@ -829,6 +837,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             return _last_trick(h, cfg, n, leader)
         if cards == 2:
             return _two_tricks(h, cfg, n, leader, Z, Z, M1, M1, Z, M1, Z, alpha, beta)
+        if stats[ST_ABORT] != 0:
+            return 0
         ub, lb = _quick_bounds(h, cfg, n, rem, sung, leader)
         if ub <= alpha:
             return ub
@@ -836,9 +846,9 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             return lb
         k0, k1, k2 = _key(h, cfg, n, leader, sung, fl, sfirst, sforf)
         gen = stats[ST_GEN]
-        ti = _tt_find(ttk, ttd, gen, k0, k1, k2)
+        ti = _tt_find(tt, gen, k0, k1, k2)
         if ti >= 0:
-            d = ttd[ti]
+            d = tt[ti, 3]
             tlb = (d & 0xFFFF) - OFF
             tub = ((d >> 16) & 0xFFFF) - OFF
             stats[ST_TTHITS] += 1
@@ -878,6 +888,10 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
         tpts += POINTS[fam, (trick >> (6 * i)) & 63]
     nm = _order(h, cfg, n, tomove, legal, tlen, best, bestseat, ruffed, topled, leader, tpts,
                 ttmove, mv, ply, stats)
+    if stats[ST_SKEW] != 0 and tlen == 0 and ply <= 9 and nm > 1:
+        c = mv[ply, 0]
+        mv[ply, 0] = mv[ply, 1]
+        mv[ply, 1] = c
     maxing = cfg[C_OBJ0 + tomove] == 0
     bestv = -INF if maxing else INF
     bestc = -1
@@ -898,7 +912,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             if c // 10 == topled // 10 and (HIGHER[fam, topled] >> c) & 1:
                 nt = c
         if tlen + 1 < n:
-            v = search(h, cfg, stats, ttk, ttd, mv, op, ply + 1, (tomove + 1) % n, leader,
+            v = search(h, cfg, stats, tt, mv, op, ply + 1, (tomove + 1) % n, leader,
                        tlen + 1, trick | (c << (6 * tlen)), nb, nbs, nr, nt, sung, fl, sfirst,
                        sforf, alpha, beta)
         else:
@@ -927,7 +941,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
                 if k < 0:
                     v = sgn * TUTE_VALUE * scale
                 elif k == 0:
-                    v = base + search(h, cfg, stats, ttk, ttd, mv, op, ply + 1, nbs, nbs, Z, Z,
+                    v = base + search(h, cfg, stats, tt, mv, op, ply + 1, nbs, nbs, Z, Z,
                                       M1, M1, Z, M1, sung, fl, nsf, sforf, alpha - base,
                                       beta - base)
                 else:
@@ -936,7 +950,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
                     b2 = beta
                     for o in range(k):
                         off = base + sgn * scale * op[ply, o, 0]
-                        vo = off + search(h, cfg, stats, ttk, ttd, mv, op, ply + 1, nbs, nbs,
+                        vo = off + search(h, cfg, stats, tt, mv, op, ply + 1, nbs, nbs,
                                           Z, Z, M1, M1, Z, M1, op[ply, o, 1], op[ply, o, 2], nsf,
                                           sforf, a2 - off, b2 - off)
                         if wside == 0:
@@ -968,7 +982,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             if tlen == 0 and j > 0:
                 stats[HIST + 40 * tomove + c] += popcount(hand)
             break
-    if tlen == 0:
+    if tlen == 0 and stats[ST_ABORT] == 0:
         lbs = -INF
         ubs = INF
         if bestv <= alpha0:
@@ -979,14 +993,13 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
             lbs = bestv
             ubs = bestv
         mcode = _canon_card(rem, bestc) if bestc >= 0 else NOMOVE
-        _tt_store(ttk, ttd, stats[ST_GEN], k0, k1, k2, lbs, ubs, mcode, popcount(rem))
+        _tt_store(tt, stats[ST_GEN], k0, k1, k2, lbs, ubs, mcode, popcount(rem))
     return bestv
 
 
-@njit(cache=True)
-def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
-                ttd: np.ndarray, mv: np.ndarray, op: np.ndarray, alpha: int,
-                beta: int) -> int:
+@njit(cache=True, nogil=True)
+def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
+                mv: np.ndarray, op: np.ndarray, alpha: int, beta: int) -> int:
     """Search a kernel state (a trick start, mid-trick, or an open declaration window)."""
     if st[S_OVER]:
         return 0
@@ -1004,7 +1017,7 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     fl = st[S_FORTYLOST]
     pending = tlen == 0 and (st[S_POLL] >= 0 or (st[S_WINDOW] >> tomove) & 1 != 0)
     if not pending:
-        return search(h, cfg, stats, ttk, ttd, mv, op, Z, tomove, leader, tlen, trick,
+        return search(h, cfg, stats, tt, mv, op, Z, tomove, leader, tlen, trick,
                       st[S_BEST], st[S_BESTSEAT], st[S_RUFFED], st[S_TOPLED], sung, fl,
                       st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, op, Z)
@@ -1014,12 +1027,12 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     if k < 0:
         return sgn * TUTE_VALUE * scale
     if k == 0:
-        return search(h, cfg, stats, ttk, ttd, mv, op, one, leader, leader, Z, Z, M1, M1, Z, M1,
+        return search(h, cfg, stats, tt, mv, op, one, leader, leader, Z, Z, M1, M1, Z, M1,
                       sung, fl, st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     v = -INF if wside == 0 else INF
     for o in range(k):
         off = sgn * scale * op[0, o, 0]
-        vo = off + search(h, cfg, stats, ttk, ttd, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
+        vo = off + search(h, cfg, stats, tt, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
                           M1, op[0, o, 1], op[0, o, 2], st[S_SIDEFIRST], st[S_FORFEIT],
                           alpha - off, beta - off)
         if wside == 0:
@@ -1037,9 +1050,9 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     return v
 
 
-@njit(cache=True)
-def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
-                ttd: np.ndarray, mv: np.ndarray, op: np.ndarray, guess: int) -> int:
+@njit(cache=True, nogil=True)
+def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
+                mv: np.ndarray, op: np.ndarray, guess: int) -> int:
     """Exact value by zero-window probes: from ``guess`` outwards with doubling steps until
     the value is bracketed, then bisection. MTD(f)'s fixed steps of 2 took 30-50 probes on
     the parejas benchmark; this takes about 2 log2(error) + 2.
@@ -1065,7 +1078,7 @@ def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     while lo < hi:
         if hi - lo <= WIDE and lo > -INF and hi < INF:
             # bracketed closely: one search with the whole bracket as its window
-            return root_search(st, cfg, stats, ttk, ttd, mv, op, lo - 1, hi + 1)
+            return root_search(st, cfg, stats, tt, mv, op, lo - 1, hi + 1)
         if (b - par) & 1:
             b += 1
         if b <= lo:
@@ -1074,7 +1087,7 @@ def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
             b = hi
         # a window holding the single value b of the right parity: one search tells
         # below / exactly b / above, where a zero window would need a second probe
-        g = root_search(st, cfg, stats, ttk, ttd, mv, op, b - 1, b + 1)
+        g = root_search(st, cfg, stats, tt, mv, op, b - 1, b + 1)
         if g >= b + 1:
             lo = g
         elif g <= b - 1:
@@ -1091,8 +1104,8 @@ def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndar
     return lo
 
 
-@njit(cache=True)
-def probe(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, ttk: np.ndarray,
-          ttd: np.ndarray, mv: np.ndarray, op: np.ndarray, threshold: int) -> bool:
+@njit(cache=True, nogil=True)
+def probe(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
+          op: np.ndarray, threshold: int) -> bool:
     """Is the value >= threshold? One zero-window search."""
-    return root_search(st, cfg, stats, ttk, ttd, mv, op, threshold - 1, threshold) >= threshold
+    return root_search(st, cfg, stats, tt, mv, op, threshold - 1, threshold) >= threshold
