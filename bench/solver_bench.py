@@ -7,10 +7,12 @@
 
 Prints median / p90 / p99 / max per query, nodes/s, and the numba compile (or cache load)
 time separately. Goals: full deal median <= 20 ms, p99 <= 250 ms; win query median <= 2 ms;
-2p endgame median <= 1 ms. Times are wall-clock on one core: a busy machine inflates them,
-the node counts are what to compare between versions.
+2p endgame median <= 1 ms. Times are wall-clock; the solver searches each probe with
+``--threads`` threads (default: the solver's, 2 on a machine with two cores) and the full
+deal is also run with one thread for comparison. A busy machine inflates the times; the
+node counts are what to compare between versions.
 
-    .venv/bin/python bench/solver_bench.py [--deals 200] [--tt-mb 64]
+    .venv/bin/python bench/solver_bench.py [--deals 200] [--tt-mb 64] [--threads N]
 """
 
 from __future__ import annotations
@@ -64,21 +66,28 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--tt-mb", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args()
-    solver = Solver(tt_mb=args.tt_mb)
+    solver = Solver(tt_mb=args.tt_mb, threads=args.threads)
+    single = Solver(tt_mb=args.tt_mb, threads=1)
     t0 = time.perf_counter()
     warm = tute.Deal.new("tute_parejas", seed=10**6)
     for _ in range(28):
         warm.apply(warm.legal_actions()[0])
     solver.value(warm)
     solver.wins(warm, 0)
+    single.value(warm)
     print(f"numba compile/cache load: {time.perf_counter() - t0:.2f} s "
-          f"(TT {solver.tt_bytes / 2**20:.0f} MB)")
+          f"(TT {solver.tt_bytes / 2**20:.0f} MB, {solver.threads} threads)")
     parejas = [tute.Deal.new("tute_parejas", seed=s) for s in range(args.deals)]
     ends = [arrastre_endgame(s) for s in range(args.deals)]
     assert all(len(d.hand(0)) == 8 for d in ends if not d.is_over())
     ms, nodes = timed(solver, parejas, solver.value)
-    dist("parejas full deal, exact value", ms, nodes, "goal median <= 20, p99 <= 250")
+    dist(f"parejas full deal, exact, {solver.threads} thr", ms, nodes,
+         "goal median <= 20, p99 <= 250")
+    if solver.threads != 1:
+        ms, nodes = timed(single, parejas, single.value)
+        dist("parejas full deal, exact, 1 thr", ms, nodes, "(one thread, for comparison)")
     ms, nodes = timed(solver, parejas, lambda d: solver.wins(d, 0))
     dist("parejas 'side 0 wins?' first lead", ms, nodes, "goal median <= 2")
     ms, nodes = timed(solver, ends, solver.value)

@@ -362,17 +362,16 @@ def test_threads_agree_with_one_thread() -> None:
     finishes first) give the single-threaded values and win answers."""
     one, two = Solver(tt_mb=8, threads=1), Solver(tt_mb=8, threads=2)
     rng = random.Random(11)
-    for seed in range(12):
-        deal = tute.Deal.new("tute_parejas" if seed % 3 else "guinote", seed=seed)
-        while deal.in_stock_phase or (not deal.is_over() and len(deal.hand(0)) > 6):
+    for seed in range(10):
+        deal = tute.Deal.new("tute_parejas", seed=seed)
+        while not deal.is_over() and len(deal.hand(deal.to_move)) > 7 - seed % 2:
             acts = deal.legal_actions()
             deal.apply(acts[rng.randrange(len(acts))])
-        if deal.is_over():
-            continue
         assert two.value(deal) == one.value(deal), seed
         assert two.wins(deal, 0) == one.wins(deal, 0), seed
-        assert two.analyze(deal).actions == one.analyze(deal).actions, seed
-    assert two.nodes > 0
+        assert two.wins(deal, 1) == one.wins(deal, 1), seed
+    # the helper thread did search (positions of >= 24 cards go to both threads)
+    assert int(two._work[1][0][0]) > 0
 
 
 @pytest.mark.parametrize("threads", [0, 9, True, "2"])

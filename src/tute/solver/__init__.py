@@ -84,6 +84,9 @@ __all__ = [
 ENTRY_BYTES = 32  # three key words and one data word per table entry
 MAX_TT_MB = 4096
 MAX_THREADS = 8
+#: smaller positions are searched by one thread: their probes take less time than handing
+#: them to other threads (a two-player endgame of 8 cards each takes ~0.3 ms)
+PARALLEL_MIN_CARDS = 24
 INF = 1 << 20
 
 
@@ -227,8 +230,12 @@ class Solver:
                 stats[HIST:] >>= 1
         return cfg, st
 
+    def _serial(self, st: np.ndarray) -> bool:
+        cards = sum(int(st[T.S_H0 + i]).bit_count() for i in range(4))
+        return self.threads == 1 or cards < PARALLEL_MIN_CARDS
+
     def _run_value(self, cfg: np.ndarray, st: np.ndarray, guess: int) -> int:
-        if self.threads == 1:
+        if self._serial(st):
             return int(exact_value(st, cfg, self.stats, self.tt, self._moves, self._opts,
                                    guess))
         return self._parallel_value(cfg, st, guess)
@@ -252,7 +259,7 @@ class Solver:
 
     def _probe(self, cfg: np.ndarray, st: np.ndarray, threshold: int) -> bool:
         """Is the value >= threshold? One zero-window search."""
-        if self.threads == 1:
+        if self._serial(st):
             return bool(probe(st, cfg, self.stats, self.tt, self._moves, self._opts,
                               threshold))
         for j, (stats, _mv, _op) in enumerate(self._work):
