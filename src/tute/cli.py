@@ -1449,6 +1449,9 @@ def solve_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     tt_mb: Annotated[int, typer.Option("--tt-mb", min=1, max=4096,
                                        help="Transposition table size in MB.")] = 64,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", min=1, max=8,
+        help="Threads per search (default: 2 where two cores are free, else 1).")] = None,
 ) -> None:
     """Exact double-dummy values: the best play and its point margin for side 0."""
     try:
@@ -1456,13 +1459,14 @@ def solve_command(
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
     if record is not None:
-        res = cs.solve_record_file(record, tt_mb=tt_mb)
+        res = cs.solve_record_file(record, tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
         return
     if not variant or not seeds:
         _bad("give RECORD.json, or --variant V --seeds A-B")
     rows = []
-    for row in cs.solve_seeds(variant, cs.parse_seeds(seeds), tt_mb=tt_mb):
+    for row in cs.solve_seeds(variant, cs.parse_seeds(seeds), tt_mb=tt_mb,
+                              threads=threads):
         rows.append(row)
         typer.echo(json.dumps(row))
     typer.echo(json.dumps({"summary": cs.summarize(rows)}))

@@ -40,13 +40,14 @@ class SolveInputError(SolverError):
     """A bad ``tute solve`` argument (seed range, variant, table size)."""
 
 
-def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64) -> dict[str, Any]:
+def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64,
+                 threads: int | None = None) -> dict[str, Any]:
     """Solve the position a deal record reaches (it may stop mid-deal): the value (side 0's
     optimal future margin) and a table of every legal action with its value."""
     from ..records import deal_from_record
 
     deal = deal_from_record(record)  # RecordError on anything invalid
-    solver = Solver(tt_mb=tt_mb)
+    solver = Solver(tt_mb=tt_mb, threads=threads)
     analysis = solver.analyze(deal)
     out = analysis.to_json()
     side = None if deal.to_move is None else deal.side_of(deal.to_move)
@@ -67,10 +68,11 @@ def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64) ->
     return out
 
 
-def solve_record_file(path: str | Path, *, tt_mb: int = 64) -> dict[str, Any]:
+def solve_record_file(path: str | Path, *, tt_mb: int = 64,
+                      threads: int | None = None) -> dict[str, Any]:
     from ..records import load_record
 
-    return solve_record(load_record(path), tt_mb=tt_mb)
+    return solve_record(load_record(path), tt_mb=tt_mb, threads=threads)
 
 
 def format_analysis(result: Mapping[str, Any]) -> str:
@@ -108,7 +110,7 @@ def parse_seeds(text: str) -> range:
 
 
 def solve_seeds(variant: str, seeds: Iterable[int], *, options: Mapping[str, Any] | None = None,
-                tt_mb: int = 64) -> Iterator[dict[str, Any]]:
+                tt_mb: int = 64, threads: int | None = None) -> Iterator[dict[str, Any]]:
     """Solve each seeded deal from its first lead: one dict per deal (seed, value, nodes, ms).
 
     Only games whose first lead is a card-play position with every card known (Tute por
@@ -127,7 +129,12 @@ def solve_seeds(variant: str, seeds: Iterable[int], *, options: Mapping[str, Any
             f"{var.id} starts in its stock phase (hidden stock): a deal can only be solved "
             "once the stock is empty; give a record that reaches the arrastre"
         )
-    solver = Solver(tt_mb=tt_mb)
+    solver = Solver(tt_mb=tt_mb, threads=threads)
+    # load (or compile) the numba code before the clock runs: a small endgame of seed 0
+    warm = Deal.new(var, seed=0, options=options)
+    while not warm.is_over() and len(warm.hand(warm.to_move)) > 7:
+        warm.apply(warm.legal_actions()[0])
+    solver.value(warm)
     for seed in seeds:
         deal = Deal.new(var, seed=seed, options=options)
         solver.reset()
