@@ -42,8 +42,9 @@ of a trick, the idle seat, the widow: not in the kernel).
 from __future__ import annotations
 
 import os
+import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +180,7 @@ class Solver:
         self.stats, self._moves, self._opts = self._work[0]
         self.stats[ST_GEN] = 1
         self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
         self._last_cfg: bytes | None = None
         self.nodes = 0  # nodes of the last call
 
@@ -243,16 +245,32 @@ class Solver:
     def _search(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One window search by every thread at once over the shared table (each helper
         starts with another lead at the root, so that they fill the table with what the
-        others will need); the first to finish answers and the others are told to stop."""
+        others will need); the first to finish answers and the others are told to stop.
+        The calling thread searches too: a helper that finishes first stops it."""
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="tute-solver")
-        futures = [self._pool.submit(root_search, st, cfg, stats, self.tt, mv, op, alpha, beta)
-                   for stats, mv, op in self._work]
-        done, _pending = wait(futures, return_when=FIRST_COMPLETED)
-        value = int(next(iter(done)).result())
-        for stats, _mv, _op in self._work:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="tute-solver")
+        main = self.stats
+        lock = self._lock
+        live = [True]  # helpers may stop the main search only while it runs
+        first: list[int] = []  # the value of the helper that finished first
+
+        def helper(stats: np.ndarray, mv: np.ndarray, op: np.ndarray) -> None:
+            v = int(root_search(st, cfg, stats, self.tt, mv, op, alpha, beta))
+            with lock:
+                if live[0] and not first:
+                    first.append(v)
+                    main[ST_ABORT] = 1
+
+        main[ST_ABORT] = 0
+        helpers = [self._pool.submit(helper, *work) for work in self._work[1:]]
+        value = int(root_search(st, cfg, main, self.tt, self._moves, self._opts, alpha, beta))
+        with lock:
+            live[0] = False
+        if first:  # a helper finished first: the main search's value is void
+            value = first[0]
+        for stats, _mv, _op in self._work[1:]:
             stats[ST_ABORT] = 1
-        wait(futures)
+        wait(helpers)
         for stats, _mv, _op in self._work:
             stats[ST_ABORT] = 0
         return value
