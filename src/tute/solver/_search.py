@@ -33,7 +33,7 @@ Search structure (per trick, as double-dummy bridge solvers do):
   trick, or throw their cheapest card), leads also by a history count of leads that cut off;
   with three cards or fewer in hand by points and strength only (the lookahead costs more
   than it saves there);
-* the driver (:func:`exact_value`) probes with windows holding one value, stepping from the
+* the driver (``Solver._run_value``) probes with windows holding one value, stepping from the
   guess by doubling steps, then bisecting (MTD(f)'s steps of 2 took 30-50 probes), and
   finishes with one search over the bracket once it is at most ``WIDE`` points wide.
 
@@ -1048,64 +1048,3 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
         if alpha >= beta:
             break
     return v
-
-
-@njit(cache=True, nogil=True)
-def exact_value(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
-                mv: np.ndarray, op: np.ndarray, guess: int) -> int:
-    """Exact value by zero-window probes: from ``guess`` outwards with doubling steps until
-    the value is bracketed, then bisection. MTD(f)'s fixed steps of 2 took 30-50 probes on
-    the parejas benchmark; this takes about 2 log2(error) + 2.
-
-    Every value has the parity of ``scale * (points still in play) + tb`` (the 10 of the
-    last trick and the cantes are even), so only thresholds of that parity are probed; a
-    tute (+-1000) may break the parity, which costs a probe, never correctness."""
-    fam = cfg[C_FAMILY]
-    rem = 0
-    for i in range(4):
-        rem |= st[S_H0 + i]
-    for i in range(st[S_TLEN]):
-        rem |= 1 << st[S_T0 + i]
-    r = 0
-    while rem:
-        r += POINTS[fam, _lowcard(rem)]
-        rem &= rem - 1
-    par = (cfg[C_SCALE] * r + cfg[C_TB]) & 1
-    lo = -INF
-    hi = INF
-    step = 2
-    b = guess
-    while lo < hi:
-        if hi - lo <= WIDE and lo > -INF and hi < INF:
-            # bracketed closely: one search with the whole bracket as its window
-            return root_search(st, cfg, stats, tt, mv, op, lo - 1, hi + 1)
-        if (b - par) & 1:
-            b += 1
-        if b <= lo:
-            b = lo + 1
-        if b > hi:
-            b = hi
-        # a window holding the single value b of the right parity: one search tells
-        # below / exactly b / above, where a zero window would need a second probe
-        g = root_search(st, cfg, stats, tt, mv, op, b - 1, b + 1)
-        if g >= b + 1:
-            lo = g
-        elif g <= b - 1:
-            hi = g
-        else:
-            return g
-        if hi == INF:
-            b = lo + step
-        elif lo == -INF:
-            b = hi - step
-        else:
-            b = lo + 2 * (((hi - lo) // 2 + 1) // 2)
-        step *= 2
-    return lo
-
-
-@njit(cache=True, nogil=True)
-def probe(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
-          op: np.ndarray, threshold: int) -> bool:
-    """Is the value >= threshold? One zero-window search."""
-    return root_search(st, cfg, stats, tt, mv, op, threshold - 1, threshold) >= threshold
