@@ -175,6 +175,8 @@ class Solver:
         self._work = [(np.zeros(STATS_SIZE, dtype=np.int64),
                        np.zeros((MAXPLY, SCRATCH), dtype=np.int64),
                        np.zeros((MAXPLY, MAXOPT, 3), dtype=np.int64)) for _ in range(threads)]
+        for j, (stats, _mv, _op) in enumerate(self._work):
+            stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
         self.stats, self._moves, self._opts = self._work[0]
         self.stats[ST_GEN] = 1
         self._pool: ThreadPoolExecutor | None = None
@@ -276,8 +278,6 @@ class Solver:
 
     def _probe(self, cfg: np.ndarray, st: np.ndarray, threshold: int) -> bool:
         """Is the value >= threshold? One zero-window search."""
-        for j, (stats, _mv, _op) in enumerate(self._work):
-            stats[ST_SKEW] = j
         return self._window(cfg, st, threshold - 1, threshold) >= threshold
 
     def _run_value(self, cfg: np.ndarray, st: np.ndarray, guess: int) -> int:
@@ -290,9 +290,6 @@ class Solver:
         the last trick and the cantes are even), so only thresholds of that parity are
         probed; a tute (+-1000) may break the parity, which costs a probe, never
         correctness."""
-        helpers = self._work if not self._serial(st) else self._work[:1]
-        for j, (stats, _mv, _op) in enumerate(helpers):
-            stats[ST_SKEW] = j
         fam = int(cfg[T.C_FAMILY])
         rem = 0
         for i in range(4):
