@@ -305,6 +305,30 @@ def test_wins_agrees_with_core_result(solver: Solver) -> None:
     assert checked >= 40
 
 
+def test_last_two_trick_table_under_collisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The small table of last-two-trick bounds, shrunk to four rows so that positions keep
+    evicting each other, and shared by value() and wins() (other scales) of one solver."""
+    import tute.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "T2_ROWS", 4)
+    small = Solver(tt_mb=1, threads=1)
+    assert small._t2.shape[0] == 4
+    checked = 0
+    for variant in ("tute_parejas", "tute_2p_habanero"):
+        for seed in range(12):
+            deal = endgame(variant, OPTION_SETS[variant][0], 500 + seed)
+            if deal is None:
+                continue
+            assert small.value(deal) == minimax(deal.copy()), (variant, seed)
+            won = [small.wins(deal, side) for side in (0, 1)]
+            if variant == "tute_parejas":
+                assert won == [minimax_wins(deal.copy(), side) for side in (0, 1)], seed
+            else:  # the stock games' deals score to a target: the last trick breaks a tie
+                assert won[0] != won[1], (variant, seed)
+            checked += 1
+    assert checked >= 12
+
+
 # golden values: side 0's optimal margin after the first 16 actions (first legal each time)
 GOLDEN_16 = {1: 3, 2: -22, 3: -62, 4: 20, 5: -42}
 GOLDEN_FULL = {1: 60, 2: -108, 3: -8, 4: -18, 5: -8}

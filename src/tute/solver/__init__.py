@@ -87,6 +87,8 @@ MAX_THREADS = 8
 #: them to other threads (a two-player endgame of 8 cards each takes ~0.3 ms)
 PARALLEL_MIN_CARDS = 24
 INF = 1 << 20
+#: rows of the table of last-two-trick bounds (24 bytes each: 1.5 MB, held in the L3 cache)
+T2_ROWS = 1 << 16
 
 
 class SolverError(TuteError):
@@ -169,6 +171,8 @@ class Solver:
         # one row per entry: three key words and the data word (32 bytes; a bucket of two
         # entries is one cache line)
         self.tt = np.zeros((entries, 4), dtype=np.int64)
+        #: bounds of last-two-trick positions (eight cards left), shared by the threads
+        self._t2 = np.zeros((T2_ROWS, 3), dtype=np.int64)
         #: ``threads`` probes of the exact value run at once, each with its own counters and
         #: scratch rows, all sharing the table
         self.threads = threads
@@ -193,6 +197,7 @@ class Solver:
         gen = int(self.stats[ST_GEN]) + 1
         if gen >= 0xFFFF:
             self.tt[:] = 0
+            self._t2[:] = 0
             gen = 1
         for stats, _mv, _op in self._work:
             stats[ST_GEN] = gen
@@ -239,8 +244,8 @@ class Solver:
     def _window(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One fail-soft window search: by this thread, or by every thread at once."""
         if self._serial(st):
-            return int(root_search(st, cfg, self.stats, self.tt, self._moves, self._opts,
-                                   alpha, beta))
+            return int(root_search(st, cfg, self.stats, self.tt, self._t2, self._moves,
+                                   self._opts, alpha, beta))
         return self._search(cfg, st, alpha, beta)
 
     def _search(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
@@ -256,7 +261,7 @@ class Solver:
         first: list[int] = []  # the value of the helper that finished first
 
         def helper(stats: np.ndarray, mv: np.ndarray, op: np.ndarray) -> None:
-            v = int(root_search(st, cfg, stats, self.tt, mv, op, alpha, beta))
+            v = int(root_search(st, cfg, stats, self.tt, self._t2, mv, op, alpha, beta))
             with lock:
                 if live[0] and not first:
                     first.append(v)
@@ -264,7 +269,8 @@ class Solver:
 
         main[ST_ABORT] = 0
         helpers = [self._pool.submit(helper, *work) for work in self._work[1:]]
-        value = int(root_search(st, cfg, main, self.tt, self._moves, self._opts, alpha, beta))
+        value = int(root_search(st, cfg, main, self.tt, self._t2, self._moves, self._opts,
+                                alpha, beta))
         with lock:
             live[0] = False
         if first:  # a helper finished first: the main search's value is void

@@ -26,8 +26,10 @@ Search structure (per trick, as double-dummy bridge solvers do):
 * quick bounds at trick starts: all remaining points, the last trick and every marriage a
   side could still sing, less the points the other side takes for sure (its trumps above
   all of ours, and one trick the leader can cash); a direct evaluation of the last trick,
-  and of the last two tricks by a plain alpha-beta without table, bounds or ordering (no
-  declaration can come between them; its exact values beat the table's bounds there);
+  and of the last two tricks by a plain alpha-beta without bounds or ordering (no
+  declaration can come between them; its exact values beat the quick bounds there) whose
+  results go to a small table of their own (``t2``, 1.5 MB: the same eight cards come back
+  often, and the main table's rows are a cache miss away);
 * move ordering: the table's move first; otherwise each card is scored by a greedy
   lookahead to the end of the trick (the others win cheaply, smear points on their side's
   trick, or throw their cheapest card), leads also by a history count of leads that cut off;
@@ -615,6 +617,56 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
     return bestv
 
 
+@_hot
+def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, t2: np.ndarray,
+                gen: int, alpha: int, beta: int) -> int:
+    """Value of the last two tricks (fail-soft in ``alpha``..``beta``) through the small table
+    ``t2`` of bounds: the same eight cards come back many times. Rows: [key0 ^ data,
+    key1 ^ data, data], data = lower bound + OFF | upper bound + OFF << 16; a row torn by two
+    threads writing it at once never matches."""
+    k0 = 0
+    for i in range(n):
+        x = h[i]
+        lo = _lowcard(x)
+        hi = _lowcard(x & (x - 1))
+        k0 |= (lo | (hi << 6)) << (12 * i)
+    k1 = leader | (cfg[C_SCALE] - 1) << 2 | cfg[C_TB] << 3 | gen << 4
+    x = k0 * 0x1E3779B97F4A7C15 ^ k1 * 0x42B2AE3D27D4EB4F
+    x ^= (x >> 29) & 0x7FFFFFFFF
+    x *= 0x3F58476D1CE4E5B9
+    x ^= (x >> 32) & 0xFFFFFFFF
+    i = x & (t2.shape[0] - 1)
+    d = t2[i, 2]
+    lb = -OFF + 1
+    ub = OFF - 1
+    if t2[i, 0] ^ d == k0 and t2[i, 1] ^ d == k1:
+        lb = (d & 0xFFFF) - OFF
+        ub = ((d >> 16) & 0xFFFF) - OFF
+        if lb >= beta:
+            return lb
+        if ub <= alpha:
+            return ub
+        if lb == ub:
+            return lb
+    Z = np.int64(0)
+    M1 = np.int64(-1)
+    a = max(alpha, lb)
+    b = min(beta, ub)
+    v = _two_tricks(h, cfg, n, leader, Z, Z, M1, M1, Z, M1, Z, a, b)
+    if v <= a:
+        ub = v
+    elif v >= b:
+        lb = v
+    else:
+        lb = v
+        ub = v
+    d = (lb + OFF) | ((ub + OFF) << 16)
+    t2[i, 0] = k0 ^ d
+    t2[i, 1] = k1 ^ d
+    t2[i, 2] = d
+    return v
+
+
 def _merge_table() -> np.ndarray:
     """MERGE[legal * 32 + blockers] for the five worthless positions of a suit: the legal
     cards kept, the lowest of each run of legal cards with no blocker between them."""
@@ -805,8 +857,8 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
 
 
 @_hot
-def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
-           op: np.ndarray, ply: int, tomove: int, leader: int,
+def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2: np.ndarray,
+           mv: np.ndarray, op: np.ndarray, ply: int, tomove: int, leader: int,
            tlen: int, trick: int, best: int, bestseat: int, ruffed: int, topled: int,
            sung: int, fl: int, sfirst: int, sforf: int, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta from a card-play node (``trick`` packs the trick's cards, 6 bits
@@ -836,7 +888,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         if cards == 1:
             return _last_trick(h, cfg, n, leader)
         if cards == 2:
-            return _two_tricks(h, cfg, n, leader, Z, Z, M1, M1, Z, M1, Z, alpha, beta)
+            return _two_cached(h, cfg, n, leader, t2, stats[ST_GEN], alpha, beta)
         if stats[ST_ABORT] != 0:
             return 0
         ub, lb = _quick_bounds(h, cfg, n, rem, sung, leader)
@@ -912,7 +964,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
             if c // 10 == topled // 10 and (HIGHER[fam, topled] >> c) & 1:
                 nt = c
         if tlen + 1 < n:
-            v = search(h, cfg, stats, tt, mv, op, ply + 1, (tomove + 1) % n, leader,
+            v = search(h, cfg, stats, tt, t2, mv, op, ply + 1, (tomove + 1) % n, leader,
                        tlen + 1, trick | (c << (6 * tlen)), nb, nbs, nr, nt, sung, fl, sfirst,
                        sforf, alpha, beta)
         else:
@@ -941,7 +993,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                 if k < 0:
                     v = sgn * TUTE_VALUE * scale
                 elif k == 0:
-                    v = base + search(h, cfg, stats, tt, mv, op, ply + 1, nbs, nbs, Z, Z,
+                    v = base + search(h, cfg, stats, tt, t2, mv, op, ply + 1, nbs, nbs, Z, Z,
                                       M1, M1, Z, M1, sung, fl, nsf, sforf, alpha - base,
                                       beta - base)
                 else:
@@ -950,7 +1002,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                     b2 = beta
                     for o in range(k):
                         off = base + sgn * scale * op[ply, o, 0]
-                        vo = off + search(h, cfg, stats, tt, mv, op, ply + 1, nbs, nbs,
+                        vo = off + search(h, cfg, stats, tt, t2, mv, op, ply + 1, nbs, nbs,
                                           Z, Z, M1, M1, Z, M1, op[ply, o, 1], op[ply, o, 2], nsf,
                                           sforf, a2 - off, b2 - off)
                         if wside == 0:
@@ -999,7 +1051,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
 
 @njit(cache=True, nogil=True)
 def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
-                mv: np.ndarray, op: np.ndarray, alpha: int, beta: int) -> int:
+                t2: np.ndarray, mv: np.ndarray, op: np.ndarray, alpha: int, beta: int) -> int:
     """Search a kernel state (a trick start, mid-trick, or an open declaration window)."""
     if st[S_OVER]:
         return 0
@@ -1017,7 +1069,7 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
     fl = st[S_FORTYLOST]
     pending = tlen == 0 and (st[S_POLL] >= 0 or (st[S_WINDOW] >> tomove) & 1 != 0)
     if not pending:
-        return search(h, cfg, stats, tt, mv, op, Z, tomove, leader, tlen, trick,
+        return search(h, cfg, stats, tt, t2, mv, op, Z, tomove, leader, tlen, trick,
                       st[S_BEST], st[S_BESTSEAT], st[S_RUFFED], st[S_TOPLED], sung, fl,
                       st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, op, Z)
@@ -1027,12 +1079,12 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
     if k < 0:
         return sgn * TUTE_VALUE * scale
     if k == 0:
-        return search(h, cfg, stats, tt, mv, op, one, leader, leader, Z, Z, M1, M1, Z, M1,
+        return search(h, cfg, stats, tt, t2, mv, op, one, leader, leader, Z, Z, M1, M1, Z, M1,
                       sung, fl, st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     v = -INF if wside == 0 else INF
     for o in range(k):
         off = sgn * scale * op[0, o, 0]
-        vo = off + search(h, cfg, stats, tt, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
+        vo = off + search(h, cfg, stats, tt, t2, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
                           M1, op[0, o, 1], op[0, o, 2], st[S_SIDEFIRST], st[S_FORFEIT],
                           alpha - off, beta - off)
         if wside == 0:
