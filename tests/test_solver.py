@@ -310,9 +310,9 @@ def test_last_two_trick_table_under_collisions(monkeypatch: pytest.MonkeyPatch) 
     evicting each other, and shared by value() and wins() (other scales) of one solver."""
     import tute.solver as solver_module
 
-    monkeypatch.setattr(solver_module, "T2_ROWS", 4)
+    monkeypatch.setattr(solver_module, "T2_MAX", 4)
     small = Solver(tt_mb=1, threads=1)
-    assert small._t2.shape[0] == 4
+    assert small.tt.shape[0] == (1 << 15) + 4
     checked = 0
     for variant in ("tute_parejas", "tute_2p_habanero"):
         for seed in range(12):

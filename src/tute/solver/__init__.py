@@ -55,13 +55,13 @@ from ..kernel import NotCardPlayPositionError, from_deal
 from ..kernel import _tables as T
 from ._search import (
     HIST,
-    MAXOPT,
     MAXPLY,
     SCRATCH,
     ST_ABORT,
     ST_GEN,
     ST_NODES,
     ST_SKEW,
+    ST_T2,
     STATS_SIZE,
     TUTE_VALUE,
     WIDE,
@@ -87,8 +87,8 @@ MAX_THREADS = 8
 #: them to other threads (a two-player endgame of 8 cards each takes ~0.3 ms)
 PARALLEL_MIN_CARDS = 24
 INF = 1 << 20
-#: rows of the table of last-two-trick bounds (24 bytes each: 1.5 MB, held in the L3 cache)
-T2_ROWS = 1 << 16
+#: at most this many rows (32 bytes each) for the bounds of last-two-trick positions
+T2_MAX = 1 << 16
 
 
 class SolverError(TuteError):
@@ -150,7 +150,8 @@ def taken_margin(deal: Deal, hero: int | None = None) -> int:
 
 class Solver:
     """An exact solver with its own transposition table (``tt_mb`` megabytes, power of two
-    entries, at most 512 MB by default policy; reused across calls on the same rules).
+    entries, at most 512 MB by default policy; reused across calls on the same rules), plus
+    a small one (up to 2 MB) for the bounds of positions two tricks from the end.
 
     ``threads`` (default: 2 when the process may use two cores, else 1) searches every probe
     of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
@@ -170,18 +171,19 @@ class Solver:
         entries = 1 << ((tt_mb << 20) // ENTRY_BYTES).bit_length() - 1
         # one row per entry: three key words and the data word (32 bytes; a bucket of two
         # entries is one cache line)
-        self.tt = np.zeros((entries, 4), dtype=np.int64)
-        #: bounds of last-two-trick positions (eight cards left), shared by the threads
-        self._t2 = np.zeros((T2_ROWS, 3), dtype=np.int64)
+        # plus up to T2_MAX rows (2 MB) for the bounds of last-two-trick positions: one array,
+        # so that the recursive search takes one argument fewer (each one costs every call)
+        t2_rows = min(T2_MAX, max(entries >> 4, 1))
+        self.tt = np.zeros((entries + t2_rows, 4), dtype=np.int64)
         #: ``threads`` probes of the exact value run at once, each with its own counters and
         #: scratch rows, all sharing the table
         self.threads = threads
         self._work = [(np.zeros(STATS_SIZE, dtype=np.int64),
-                       np.zeros((MAXPLY, SCRATCH), dtype=np.int64),
-                       np.zeros((MAXPLY, MAXOPT, 3), dtype=np.int64)) for _ in range(threads)]
-        for j, (stats, _mv, _op) in enumerate(self._work):
+                       np.zeros((MAXPLY, SCRATCH), dtype=np.int64)) for _ in range(threads)]
+        for j, (stats, _mv) in enumerate(self._work):
             stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
-        self.stats, self._moves, self._opts = self._work[0]
+            stats[ST_T2] = t2_rows
+        self.stats, self._moves = self._work[0]
         self.stats[ST_GEN] = 1
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
@@ -197,9 +199,8 @@ class Solver:
         gen = int(self.stats[ST_GEN]) + 1
         if gen >= 0xFFFF:
             self.tt[:] = 0
-            self._t2[:] = 0
             gen = 1
-        for stats, _mv, _op in self._work:
+        for stats, _mv in self._work:
             stats[ST_GEN] = gen
             stats[HIST:] = 0
         self._last_cfg = None
@@ -233,7 +234,7 @@ class Solver:
             self.reset()
             self._last_cfg = key
         else:  # age the lead-history counts so that old positions do not drown new ones
-            for stats, _mv, _op in self._work:
+            for stats, _mv in self._work:
                 stats[HIST:] >>= 1
         return cfg, st
 
@@ -244,8 +245,7 @@ class Solver:
     def _window(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One fail-soft window search: by this thread, or by every thread at once."""
         if self._serial(st):
-            return int(root_search(st, cfg, self.stats, self.tt, self._t2, self._moves,
-                                   self._opts, alpha, beta))
+            return int(root_search(st, cfg, self.stats, self.tt, self._moves, alpha, beta))
         return self._search(cfg, st, alpha, beta)
 
     def _search(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
@@ -260,8 +260,8 @@ class Solver:
         live = [True]  # helpers may stop the main search only while it runs
         first: list[int] = []  # the value of the helper that finished first
 
-        def helper(stats: np.ndarray, mv: np.ndarray, op: np.ndarray) -> None:
-            v = int(root_search(st, cfg, stats, self.tt, self._t2, mv, op, alpha, beta))
+        def helper(stats: np.ndarray, mv: np.ndarray) -> None:
+            v = int(root_search(st, cfg, stats, self.tt, mv, alpha, beta))
             with lock:
                 if live[0] and not first:
                     first.append(v)
@@ -269,16 +269,15 @@ class Solver:
 
         main[ST_ABORT] = 0
         helpers = [self._pool.submit(helper, *work) for work in self._work[1:]]
-        value = int(root_search(st, cfg, main, self.tt, self._t2, self._moves, self._opts,
-                                alpha, beta))
+        value = int(root_search(st, cfg, main, self.tt, self._moves, alpha, beta))
         with lock:
             live[0] = False
         if first:  # a helper finished first: the main search's value is void
             value = first[0]
-        for stats, _mv, _op in self._work[1:]:
+        for stats, _mv in self._work[1:]:
             stats[ST_ABORT] = 1
         wait(helpers)
-        for stats, _mv, _op in self._work:
+        for stats, _mv in self._work:
             stats[ST_ABORT] = 0
         return value
 
@@ -333,7 +332,7 @@ class Solver:
         return lo
 
     def _total_nodes(self) -> int:
-        return sum(int(stats[ST_NODES]) for stats, _mv, _op in self._work)
+        return sum(int(stats[ST_NODES]) for stats, _mv in self._work)
 
     # ------------------------------------------------------------------ queries
 

@@ -28,8 +28,8 @@ Search structure (per trick, as double-dummy bridge solvers do):
   all of ours, and one trick the leader can cash); a direct evaluation of the last trick,
   and of the last two tricks by a plain alpha-beta without bounds or ordering (no
   declaration can come between them; its exact values beat the quick bounds there) whose
-  results go to a small table of their own (``t2``, 1.5 MB: the same eight cards come back
-  often, and the main table's rows are a cache miss away);
+  results go to a small table of their own (the last rows of the table array, 2 MB: the
+  same eight cards come back often, and the main rows are a cache miss away);
 * move ordering: the table's move first; otherwise each card is scored by a greedy
   lookahead to the end of the trick (the others win cheaply, smear points on their side's
   trick, or throw their cheapest card), leads also by a history count of leads that cut off;
@@ -123,13 +123,15 @@ ST_GEN = 1
 ST_TTHITS = 2
 ST_ABORT = 3  # set by another thread: stop now, store nothing, the result is thrown away
 ST_SKEW = 4  # a helper thread: search the second-best lead of the root's trick first
+ST_T2 = 5  # rows at the end of the table array for last-two-trick bounds (a power of two)
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
 # per-ply scratch row ``mv[ply]``: moves 0..15 (13 cards in an arrastrado hand), their
-# ordering scores
+# ordering scores, then a declaration window's options (points, sung, forty_lost each)
 SC_SCORES = 16
-SCRATCH = 32
+OPT = 32
+SCRATCH = OPT + 3 * MAXOPT
 HIST = 64  # stats[HIST + 40 * seat + card]: history counts of leads that cut off
 STATS_SIZE = HIST + 160
 
@@ -218,10 +220,11 @@ def _declare(cfg: np.ndarray, avail: int, d: int, seat: int, sung: int,
 
 @_hot
 def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: int, fl: int,
-                    op: np.ndarray, ply: int) -> int:
+                    mv: np.ndarray, ply: int) -> int:
     """The distinct outcomes of a declaration window of winner ``w`` (seats ``wmask`` still
-    entitled): op[ply, k] = [points, sung, forty_lost]; returns k, 0 if nothing can be declared,
-    -1 if an entitled seat holds a tute (the deal ends in its side's favour)."""
+    entitled): mv[ply, OPT + 3k..3k+2] = [points, sung, forty_lost]; returns k, 0 if
+    nothing can be declared, -1 if an entitled seat holds a tute (the deal ends in its side's
+    favour)."""
     n = cfg[C_N]
     p = -1
     if cfg[C_CANTEBY] != 0 and cfg[C_PARTNERS] != 0:
@@ -240,9 +243,9 @@ def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: in
             b = _lowcard(d)
             d &= d - 1
             e0, e1, e2 = _declare(cfg, wd, b, w, sung, fl)
-            op[ply, k, 0] = e0
-            op[ply, k, 1] = e1
-            op[ply, k, 2] = e2
+            mv[ply, OPT + 3 * k + 0] = e0
+            mv[ply, OPT + 3 * k + 1] = e1
+            mv[ply, OPT + 3 * k + 2] = e2
             k += 1
         return k
     one = cfg[C_CANTEBY] == 1
@@ -255,18 +258,18 @@ def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: in
         if not one and (wmask >> w) & 1:
             wd2 = _avail(h, cfg, w, e1, e2)
         if wd2 == 0:
-            op[ply, k, 0] = e0
-            op[ply, k, 1] = e1
-            op[ply, k, 2] = e2
+            mv[ply, OPT + 3 * k + 0] = e0
+            mv[ply, OPT + 3 * k + 1] = e1
+            mv[ply, OPT + 3 * k + 2] = e2
             k += 1
         e = wd2
         while e:
             b2 = _lowcard(e)
             e &= e - 1
             f0, f1, f2 = _declare(cfg, wd2, b2, w, e1, e2)
-            op[ply, k, 0] = e0 + f0
-            op[ply, k, 1] = f1
-            op[ply, k, 2] = f2
+            mv[ply, OPT + 3 * k + 0] = e0 + f0
+            mv[ply, OPT + 3 * k + 1] = f1
+            mv[ply, OPT + 3 * k + 2] = f2
             k += 1
     if one:  # the partner passes so that the winner declares
         e = wd
@@ -274,9 +277,9 @@ def _window_options(h: np.ndarray, cfg: np.ndarray, w: int, wmask: int, sung: in
             b2 = _lowcard(e)
             e &= e - 1
             f0, f1, f2 = _declare(cfg, wd, b2, w, sung, fl)
-            op[ply, k, 0] = f0
-            op[ply, k, 1] = f1
-            op[ply, k, 2] = f2
+            mv[ply, OPT + 3 * k + 0] = f0
+            mv[ply, OPT + 3 * k + 1] = f1
+            mv[ply, OPT + 3 * k + 2] = f2
             k += 1
     return k
 
@@ -490,11 +493,11 @@ def _hash(k0: int, k1: int, k2: int) -> int:
 
 
 @_hot
-def _tt_find(tt: np.ndarray, gen: int, k0: int, k1: int, k2: int) -> int:
+def _tt_find(tt: np.ndarray, mask: int, gen: int, k0: int, k1: int, k2: int) -> int:
     """Index of the entry of key (k0, k1, k2) of this generation, or -1. Key words are stored
     XORed with the data word, so that a row torn by two threads writing it at once never
     matches (the solver may run probes in two threads over one table)."""
-    base = (_hash(k0, k1, k2) & (tt.shape[0] - 1)) & ~(BUCKET - 1)
+    base = (_hash(k0, k1, k2) & mask) & ~(BUCKET - 1)
     for j in range(BUCKET):
         i = base + j
         d = tt[i, 3]
@@ -505,9 +508,9 @@ def _tt_find(tt: np.ndarray, gen: int, k0: int, k1: int, k2: int) -> int:
 
 
 @_hot
-def _tt_store(tt: np.ndarray, gen: int, k0: int, k1: int, k2: int, lb: int, ub: int,
+def _tt_store(tt: np.ndarray, mask: int, gen: int, k0: int, k1: int, k2: int, lb: int, ub: int,
               move: int, depth: int) -> None:
-    base = (_hash(k0, k1, k2) & (tt.shape[0] - 1)) & ~(BUCKET - 1)
+    base = (_hash(k0, k1, k2) & mask) & ~(BUCKET - 1)
     victim = -1
     vscore = 1 << 30
     for j in range(BUCKET):
@@ -618,28 +621,29 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
 
 
 @_hot
-def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, t2: np.ndarray,
-                gen: int, alpha: int, beta: int) -> int:
+def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.ndarray,
+                stats: np.ndarray, alpha: int, beta: int) -> int:
     """Value of the last two tricks (fail-soft in ``alpha``..``beta``) through the small table
-    ``t2`` of bounds: the same eight cards come back many times. Rows: [key0 ^ data,
-    key1 ^ data, data], data = lower bound + OFF | upper bound + OFF << 16; a row torn by two
-    threads writing it at once never matches."""
+    of their bounds in the last ``stats[ST_T2]`` rows of ``tt``: the same eight cards come back many
+    times. Rows: [key0 ^ data, key1 ^ data, data], data = lower bound + OFF | upper bound +
+    OFF << 16; a row torn by two threads writing it at once never matches."""
     k0 = 0
     for i in range(n):
         x = h[i]
         lo = _lowcard(x)
         hi = _lowcard(x & (x - 1))
         k0 |= (lo | (hi << 6)) << (12 * i)
-    k1 = leader | (cfg[C_SCALE] - 1) << 2 | cfg[C_TB] << 3 | gen << 4
+    rows = stats[ST_T2]
+    k1 = leader | (cfg[C_SCALE] - 1) << 2 | cfg[C_TB] << 3 | stats[ST_GEN] << 4
     x = k0 * 0x1E3779B97F4A7C15 ^ k1 * 0x42B2AE3D27D4EB4F
     x ^= (x >> 29) & 0x7FFFFFFFF
     x *= 0x3F58476D1CE4E5B9
     x ^= (x >> 32) & 0xFFFFFFFF
-    i = x & (t2.shape[0] - 1)
-    d = t2[i, 2]
+    i = tt.shape[0] - rows + (x & (rows - 1))
+    d = tt[i, 2]
     lb = -OFF + 1
     ub = OFF - 1
-    if t2[i, 0] ^ d == k0 and t2[i, 1] ^ d == k1:
+    if tt[i, 0] ^ d == k0 and tt[i, 1] ^ d == k1:
         lb = (d & 0xFFFF) - OFF
         ub = ((d >> 16) & 0xFFFF) - OFF
         if lb >= beta:
@@ -661,9 +665,9 @@ def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, t2: np.ndar
         lb = v
         ub = v
     d = (lb + OFF) | ((ub + OFF) << 16)
-    t2[i, 0] = k0 ^ d
-    t2[i, 1] = k1 ^ d
-    t2[i, 2] = d
+    tt[i, 0] = k0 ^ d
+    tt[i, 1] = k1 ^ d
+    tt[i, 2] = d
     return v
 
 
@@ -857,8 +861,8 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
 
 
 @_hot
-def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2: np.ndarray,
-           mv: np.ndarray, op: np.ndarray, ply: int, tomove: int, leader: int,
+def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
+           ply: int, tomove: int, leader: int,
            tlen: int, trick: int, best: int, bestseat: int, ruffed: int, topled: int,
            sung: int, fl: int, sfirst: int, sforf: int, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta from a card-play node (``trick`` packs the trick's cards, 6 bits
@@ -888,7 +892,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
         if cards == 1:
             return _last_trick(h, cfg, n, leader)
         if cards == 2:
-            return _two_cached(h, cfg, n, leader, t2, stats[ST_GEN], alpha, beta)
+            return _two_cached(h, cfg, n, leader, tt, stats, alpha, beta)
         if stats[ST_ABORT] != 0:
             return 0
         ub, lb = _quick_bounds(h, cfg, n, rem, sung, leader)
@@ -898,7 +902,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
             return lb
         k0, k1, k2 = _key(h, cfg, n, leader, sung, fl, sfirst, sforf)
         gen = stats[ST_GEN]
-        ti = _tt_find(tt, gen, k0, k1, k2)
+        ti = _tt_find(tt, tt.shape[0] - stats[ST_T2] - 1, gen, k0, k1, k2)
         if ti >= 0:
             d = tt[ti, 3]
             tlb = (d & 0xFFFF) - OFF
@@ -964,7 +968,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
             if c // 10 == topled // 10 and (HIGHER[fam, topled] >> c) & 1:
                 nt = c
         if tlen + 1 < n:
-            v = search(h, cfg, stats, tt, t2, mv, op, ply + 1, (tomove + 1) % n, leader,
+            v = search(h, cfg, stats, tt, mv, ply + 1, (tomove + 1) % n, leader,
                        tlen + 1, trick | (c << (6 * tlen)), nb, nbs, nr, nt, sung, fl, sfirst,
                        sforf, alpha, beta)
         else:
@@ -989,11 +993,11 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
                         wmask |= 1 << ((nbs + 2) % n)
                         may = may or _may_declare(h[(nbs + 2) % n], cfg, sung)
                     if may:
-                        k = _window_options(h, cfg, nbs, wmask, sung, fl, op, ply)
+                        k = _window_options(h, cfg, nbs, wmask, sung, fl, mv, ply)
                 if k < 0:
                     v = sgn * TUTE_VALUE * scale
                 elif k == 0:
-                    v = base + search(h, cfg, stats, tt, t2, mv, op, ply + 1, nbs, nbs, Z, Z,
+                    v = base + search(h, cfg, stats, tt, mv, ply + 1, nbs, nbs, Z, Z,
                                       M1, M1, Z, M1, sung, fl, nsf, sforf, alpha - base,
                                       beta - base)
                 else:
@@ -1001,10 +1005,11 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
                     a2 = alpha
                     b2 = beta
                     for o in range(k):
-                        off = base + sgn * scale * op[ply, o, 0]
-                        vo = off + search(h, cfg, stats, tt, t2, mv, op, ply + 1, nbs, nbs,
-                                          Z, Z, M1, M1, Z, M1, op[ply, o, 1], op[ply, o, 2], nsf,
-                                          sforf, a2 - off, b2 - off)
+                        off = base + sgn * scale * mv[ply, OPT + 3 * o + 0]
+                        vo = off + search(h, cfg, stats, tt, mv, ply + 1, nbs, nbs,
+                                          Z, Z, M1, M1, Z, M1, mv[ply, OPT + 3 * o + 1],
+                                          mv[ply, OPT + 3 * o + 2], nsf, sforf, a2 - off,
+                                          b2 - off)
                         if wside == 0:
                             if vo > v:
                                 v = vo
@@ -1045,13 +1050,14 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, t2
             lbs = bestv
             ubs = bestv
         mcode = _canon_card(rem, bestc) if bestc >= 0 else NOMOVE
-        _tt_store(tt, stats[ST_GEN], k0, k1, k2, lbs, ubs, mcode, popcount(rem))
+        _tt_store(tt, tt.shape[0] - stats[ST_T2] - 1, stats[ST_GEN], k0, k1, k2, lbs, ubs, mcode,
+                  popcount(rem))
     return bestv
 
 
 @njit(cache=True, nogil=True)
 def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
-                t2: np.ndarray, mv: np.ndarray, op: np.ndarray, alpha: int, beta: int) -> int:
+                mv: np.ndarray, alpha: int, beta: int) -> int:
     """Search a kernel state (a trick start, mid-trick, or an open declaration window)."""
     if st[S_OVER]:
         return 0
@@ -1069,24 +1075,24 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
     fl = st[S_FORTYLOST]
     pending = tlen == 0 and (st[S_POLL] >= 0 or (st[S_WINDOW] >> tomove) & 1 != 0)
     if not pending:
-        return search(h, cfg, stats, tt, t2, mv, op, Z, tomove, leader, tlen, trick,
+        return search(h, cfg, stats, tt, mv, Z, tomove, leader, tlen, trick,
                       st[S_BEST], st[S_BESTSEAT], st[S_RUFFED], st[S_TOPLED], sung, fl,
                       st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
-    k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, op, Z)
+    k = _window_options(h, cfg, leader, st[S_WINDOW], sung, fl, mv, Z)
     wside = cfg[C_OBJ0 + leader]
     sgn = 1 if wside == 0 else -1
     scale = cfg[C_SCALE]
     if k < 0:
         return sgn * TUTE_VALUE * scale
     if k == 0:
-        return search(h, cfg, stats, tt, t2, mv, op, one, leader, leader, Z, Z, M1, M1, Z, M1,
+        return search(h, cfg, stats, tt, mv, one, leader, leader, Z, Z, M1, M1, Z, M1,
                       sung, fl, st[S_SIDEFIRST], st[S_FORFEIT], alpha, beta)
     v = -INF if wside == 0 else INF
     for o in range(k):
-        off = sgn * scale * op[0, o, 0]
-        vo = off + search(h, cfg, stats, tt, t2, mv, op, one, leader, leader, Z, Z, M1, M1, Z,
-                          M1, op[0, o, 1], op[0, o, 2], st[S_SIDEFIRST], st[S_FORFEIT],
-                          alpha - off, beta - off)
+        off = sgn * scale * mv[0, OPT + 3 * o + 0]
+        vo = off + search(h, cfg, stats, tt, mv, one, leader, leader, Z, Z, M1, M1, Z,
+                          M1, mv[0, OPT + 3 * o + 1], mv[0, OPT + 3 * o + 2], st[S_SIDEFIRST],
+                          st[S_FORFEIT], alpha - off, beta - off)
         if wside == 0:
             if vo > v:
                 v = vo
