@@ -624,9 +624,9 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
 def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.ndarray,
                 stats: np.ndarray, alpha: int, beta: int) -> int:
     """Value of the last two tricks (fail-soft in ``alpha``..``beta``) through the small table
-    of their bounds in the last ``stats[ST_T2]`` rows of ``tt``: the same eight cards come back many
-    times. Rows: [key0 ^ data, key1 ^ data, data], data = lower bound + OFF | upper bound +
-    OFF << 16; a row torn by two threads writing it at once never matches."""
+    of their bounds in the last ``stats[ST_T2]`` rows of ``tt``: the same eight cards come
+    back many times. Rows: [key0 ^ data, key1 ^ data, data], data = lower bound + OFF |
+    upper bound + OFF << 16; a row torn by two threads writing it at once never matches."""
     k0 = 0
     for i in range(n):
         x = h[i]
@@ -635,11 +635,7 @@ def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.ndar
         k0 |= (lo | (hi << 6)) << (12 * i)
     rows = stats[ST_T2]
     k1 = leader | (cfg[C_SCALE] - 1) << 2 | cfg[C_TB] << 3 | stats[ST_GEN] << 4
-    x = k0 * 0x1E3779B97F4A7C15 ^ k1 * 0x42B2AE3D27D4EB4F
-    x ^= (x >> 29) & 0x7FFFFFFFF
-    x *= 0x3F58476D1CE4E5B9
-    x ^= (x >> 32) & 0xFFFFFFFF
-    i = tt.shape[0] - rows + (x & (rows - 1))
+    i = tt.shape[0] - rows + (_hash(k0, k1, 0) & (rows - 1))
     d = tt[i, 2]
     lb = -OFF + 1
     ub = OFF - 1
