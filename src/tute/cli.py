@@ -1422,7 +1422,8 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     data_dir: Annotated[Path, typer.Option(
-        "--data-dir", help="Where the SQLite database lives (created if missing).")] = Path(
+        "--data-dir", help="Where the SQLite database lives (created if missing); "
+        "TUTE_DATABASE_URL=postgresql://user:pw@host/db uses PostgreSQL instead.")] = Path(
         "data"),
     bot_timeout: Annotated[float, typer.Option(
         min=0.0, help="Seconds before an absent player's seat is played by a bot.")] = 60.0,

@@ -3,12 +3,17 @@ record every message they receive, and a real server in a subprocess."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import pwd
 import random
+import secrets
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +22,12 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from tute.server.app import create_app
 from tute.server.protocol import apply_delta
+from tute.server.store import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,18 +118,21 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m tute.server`` on a free loopback port."""
+    """``python -m tute.server`` on a free loopback port. The environment's TUTE_DATABASE_URL
+    is dropped (SQLite in ``data_dir``) unless ``env`` sets it."""
 
-    def __init__(self, data_dir: Path, *args: str):
+    def __init__(self, data_dir: Path, *args: str, env: dict[str, str] | None = None):
         self.data_dir = data_dir
         self.port = free_port()
         self.args = args
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         env.pop("TUTE_DATABASE_URL", None)
+        env.update(self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tute.server", "--host", "127.0.0.1", "--port",
              str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning",
@@ -158,11 +169,129 @@ class ServerProcess:
 def server_process(tmp_path: Path) -> Iterator[Any]:
     procs: list[ServerProcess] = []
 
-    def start(*args: str, data_dir: Path | None = None) -> ServerProcess:
-        p = ServerProcess(data_dir or tmp_path / "srv", *args).start()
+    def start(*args: str, data_dir: Path | None = None,
+              env: dict[str, str] | None = None) -> ServerProcess:
+        p = ServerProcess(data_dir or tmp_path / "srv", *args, env=env).start()
         procs.append(p)
         return p
 
     yield start
     for p in procs:
         p.stop()
+
+
+# ------------------------------------------------------------ PostgreSQL
+
+PG_URL_ENV = "TUTE_TEST_POSTGRES_URL"
+
+
+def _postgres_bindir() -> Path | None:
+    """The newest Debian-style /usr/lib/postgresql/<version>/bin, else initdb on the PATH."""
+    found = [p.parent for p in Path("/usr/lib/postgresql").glob("*/bin/initdb")
+             if (p.parent / "pg_ctl").exists()]
+    if found:
+        return max(found, key=lambda b: int(b.parent.name) if b.parent.name.isdigit() else 0)
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    return Path(initdb).parent if initdb and pg_ctl else None
+
+
+class ThrowawayPostgres:
+    """A private PostgreSQL server in a temporary directory, reachable only through the unix
+    socket in that directory (trust login, so nothing else may enter it: the directory stays
+    0700). initdb refuses to run as root: as root it runs as the ``postgres`` system user."""
+
+    def __init__(self, bindir: Path):
+        self.bindir = bindir
+        self.dir = Path(tempfile.mkdtemp(prefix="tute-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "server.log"
+
+    def _run(self, tool: str, *args: str, check: bool = True) -> None:
+        cmd = [str(self.bindir / tool), *args]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        out = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "LC_ALL": "C"})
+        if check and out.returncode != 0:
+            log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+            raise RuntimeError(f"{tool} failed ({out.returncode}): {out.stdout}{out.stderr}{log}")
+
+    def start(self) -> str:
+        """Start the server; returns an admin URL (user postgres, database postgres)."""
+        if os.geteuid() == 0:
+            try:
+                pw = pwd.getpwnam("postgres")
+            except KeyError:
+                pytest.skip("PostgreSQL tests: running as root and there is no 'postgres' user "
+                            "to run initdb as")
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                  "--no-locale", "-E", "UTF8", "--no-sync")
+        # only the socket; no durability to the disk: a crash of this server loses nothing
+        # anyone needs, and the tests kill the app server, never this one
+        with (self.data / "postgresql.conf").open("a") as conf:
+            conf.write(f"\nlisten_addresses = ''\nunix_socket_directories = '{self.dir}'\n"
+                       "port = 5432\nfsync = off\nsynchronous_commit = off\n"
+                       "full_page_writes = off\nmax_connections = 200\n")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "30",
+                  "start")
+        return f"postgresql://postgres@/postgres?host={self.dir}&port=5432"
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():  # running, or a start that timed out
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop",
+                      check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PostgresServer:
+    """A PostgreSQL server the tests may create databases on (``admin_url`` may)."""
+
+    def __init__(self, admin_url: str):
+        self.given = make_url(admin_url)  # the tests' URLs keep its form: postgresql://...
+        self.engine = create_engine(database_url(admin_url), isolation_level="AUTOCOMMIT")
+
+    def create_database(self) -> str:
+        """A fresh, empty database; returns its URL as given (e.g. plain postgresql://)."""
+        name = "tute_test_" + secrets.token_hex(6)
+        with self.engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        return self.given.set(database=name).render_as_string(hide_password=False)
+
+    def drop_database(self, url: str) -> None:
+        name = make_url(url).database
+        with self.engine.connect() as conn:  # FORCE: a killed server may have left sessions
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """``TUTE_TEST_POSTGRES_URL`` (a URL allowed to create databases), else a throwaway server
+    started from the installed PostgreSQL binaries; skips when there is neither."""
+    url = os.environ.get(PG_URL_ENV)
+    if url:  # asked for: a bad URL or a missing driver is an error, not a skip
+        server = PostgresServer(url)
+        yield server
+        server.engine.dispose()
+        return
+    bindir = _postgres_bindir()
+    if bindir is None:
+        pytest.skip(f"PostgreSQL tests: no PostgreSQL server (set {PG_URL_ENV}, or install "
+                    "postgresql for initdb and pg_ctl)")
+    if importlib.util.find_spec("psycopg") is None:
+        pytest.skip("PostgreSQL tests: the driver is missing (pip install 'tute[postgres]')")
+    pg = ThrowawayPostgres(bindir)
+    try:
+        server = PostgresServer(pg.start())
+        yield server
+        server.engine.dispose()
+    finally:
+        pg.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """The URL of a fresh database (``postgresql://...``), dropped after the test."""
+    url = postgres_server.create_database()
+    yield url
+    postgres_server.drop_database(url)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -50,9 +51,13 @@ class WsPlayer:
 
 
 def test_kill_9_mid_deal_and_finish(server_process: Any, tmp_path: Any) -> None:
-    data = tmp_path / "data"
-    srv = server_process(*ARGS,
-                         data_dir=data)
+    kill_9_mid_deal_and_finish(lambda: server_process(*ARGS, data_dir=tmp_path / "data"))
+
+
+def kill_9_mid_deal_and_finish(start: Callable[[], Any]) -> str:
+    """Play into a deal on ``start()``'s server, kill -9 it, finish the game on a second
+    ``start()`` (same storage); returns the table's id."""
+    srv = start()
     r = httpx.post(srv.base + "/api/tables", json={
         "variant": "tute_2p_habanero", "seats": ["you", "open"], "name": "Ana",
         "options": {"games_to_win": 1}}).json()
@@ -79,8 +84,7 @@ def test_kill_9_mid_deal_and_finish(server_process: Any, tmp_path: Any) -> None:
     for p in players.values():
         p.close()
 
-    srv2 = server_process(*ARGS,
-                          data_dir=data)
+    srv2 = start()
     info = httpx.get(srv2.base + f"/api/tables/{r['id']}").json()
     assert info["status"] == "playing" and info["v"] == v_before
     players = {s: WsPlayer(srv2.base, r["id"], tokens[s], since=v_before) for s in (0, 1)}
@@ -102,3 +106,4 @@ def test_kill_9_mid_deal_and_finish(server_process: Any, tmp_path: Any) -> None:
     record = httpx.get(srv2.base + f"/api/games/{r['id']}/record").json()
     assert [a for d in record["deals"] for a in d["actions"]] == played  # nothing lost
     assert Match.from_record({k: v for k, v in record.items() if k != "players"}).is_over()
+    return str(r["id"])

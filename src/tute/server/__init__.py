@@ -21,13 +21,18 @@ def create_app(*args: Any, **kwargs: Any) -> Any:
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
         database_url: str | None = None, bot_timeout: float = 60.0,
         log_level: str = "info", **app_options: Any) -> None:
-    """Serve tute until interrupted (the ``tute serve`` command)."""
+    """Serve tute until interrupted (the ``tute serve`` command). Raises
+    :class:`~tute.server.store.StorageError` if the database cannot be opened."""
     import uvicorn
 
     from .app import create_app as _create
+    from .store import Store
 
     app = _create(data_dir=data_dir, database_url=database_url, bot_timeout=bot_timeout,
                   **app_options)
+    # Open the database once before serving: an unreachable server or a refused login is then
+    # one clear error, not a traceback from the app's startup inside uvicorn.
+    Store(app.state.database_url).close()
     # No permessage-deflate: updates are deltas of a few hundred bytes, and compressing every
     # frame was a quarter of the server's CPU under load.
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,

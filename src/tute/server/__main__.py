@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import run
+from .store import StorageError
 
 
 def main() -> None:
@@ -12,7 +13,9 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data-dir", default="data")
-    p.add_argument("--database-url", default=None)
+    p.add_argument("--database-url", default=None,
+                   help="SQLAlchemy URL, e.g. postgresql://user:pw@host/db (default: env "
+                   "TUTE_DATABASE_URL, else SQLite in --data-dir)")
     p.add_argument("--bot-timeout", type=float, default=60.0)
     p.add_argument("--bot-delay", type=float, default=0.8)
     p.add_argument("--trick-pause", type=float, default=1.2)
@@ -24,10 +27,13 @@ def main() -> None:
                    "(0: never; default 24 h)")
     p.add_argument("--log-level", default="info")
     a = p.parse_args()
-    run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
-        log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
-        max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
-        waiting_ttl=a.waiting_ttl)
+    try:
+        run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
+            log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
+            max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
+            waiting_ttl=a.waiting_ttl)
+    except StorageError as exc:  # one line and status 2, like any bad argument
+        p.exit(2, f"{p.prog}: error: {exc}\n")
 
 
 if __name__ == "__main__":

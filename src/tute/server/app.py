@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .hub import LEVELS, Hub, variants_json
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
 from .store import Store
+from .store import database_url as parse_database_url
 from .table import Client, Table, TableConfig, TableError
 
 __all__ = ["create_app"]
@@ -153,11 +154,13 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
     ``waiting_ttl``: seconds before a table with open seats and nobody connected expires
-    (0: never)."""
+    (0: never). A bad URL or a missing driver raises :class:`~tute.server.store.StorageError`
+    here, before anything is served."""
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
+    parse_database_url(url)  # a bad URL or a missing driver fails now, not when serving
     config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
                          rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl)
     creates = _Bucket(create_per_minute, max(5, int(create_per_minute)))
@@ -165,6 +168,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(url)
+        log.info("database: %s", store.url)
         store.start()
         hub = Hub(store, config, max_tables=max_tables)
         app.state.hub = hub
@@ -184,6 +188,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     app = FastAPI(title="tute", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
+    app.state.database_url = url  # for run(): it opens the database once before serving
     app.add_middleware(_BodyLimit)
 
     def hub_of(request: Request | WebSocket) -> Hub:

@@ -13,7 +13,7 @@ from typing import Any
 try:  # orjson is several times faster at both ends; the stdlib is the fallback
     import orjson
 except ImportError:  # pragma: no cover - depends on the installation
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 from ..cards import Card
 from ..deal import Deal

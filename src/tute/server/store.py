@@ -6,13 +6,19 @@ Writes go through one writer thread that commits batches (group commit), so a bu
 from many tables costs one transaction, and the asyncio loop never waits on the disk itself.
 Within a batch the table events are written with one multi-row insert and one executemany
 update: statement by statement they cost ~150 µs of the writer's time (and GIL) each.
+
+The URL is any SQLAlchemy URL: SQLite (the default, a file in the data dir) or PostgreSQL, where
+the plain ``postgresql://`` and ``postgres://`` forms pick the psycopg 3 driver
+(``pip install 'tute[postgres]'``). Errors and logs show URLs with the password masked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -39,8 +45,79 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-__all__ = ["EventRow", "Store", "TableRow"]
+from ..errors import TuteError
+
+__all__ = ["EventRow", "StorageError", "Store", "TableRow", "database_url", "mask_url",
+           "normalize_url"]
+
+
+class StorageError(TuteError):
+    """The database cannot be used: a bad URL, a missing driver or a server that refuses us.
+    The message names the URL with its password masked."""
+
+
+def mask_url(url: str | URL) -> str:
+    """``url`` fit for errors and logs: the password (also a ``password=`` query parameter)
+    replaced by ``***``."""
+    if isinstance(url, URL):
+        url = url.render_as_string(hide_password=True)
+    else:
+        # By hand, not by parsing: a password with an unescaped "@" or a URL SQLAlchemy cannot
+        # parse must not leak either. The credentials end at the last "@".
+        head, at, rest = url.rpartition("@")
+        if at:
+            scheme, sep, creds = head.partition("://") if "://" in head else ("", "", head)
+            user, colon, _ = creds.partition(":")
+            url = f"{scheme}{sep}{user}{':***' if colon else ''}@{rest}"
+    return re.sub(r"([?&]password=)[^&]*", r"\1***", url, flags=re.IGNORECASE)
+
+
+def normalize_url(url: str) -> URL:
+    """Parse ``url``; ``postgresql://`` and ``postgres://`` become psycopg 3's
+    ``postgresql+psycopg://`` (an explicit driver such as ``+psycopg2`` is kept)."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise StorageError(
+            f"cannot parse the database URL {mask_url(url)!r}: expected sqlite:///path/file or "
+            "postgresql://user:password@host/dbname") from None
+    backend, _, driver = u.drivername.partition("+")
+    if backend == "postgres":  # the Heroku-style alias SQLAlchemy no longer knows
+        backend = "postgresql"
+    if backend == "postgresql" and not driver:
+        driver = "psycopg"  # SQLAlchemy's default would be psycopg2; we ship psycopg 3
+    return u.set(drivername=f"{backend}+{driver}" if driver else backend)
+
+
+def database_url(url: str) -> URL:
+    """:func:`normalize_url`, then check that SQLAlchemy knows the scheme and its driver is
+    installed. Raises :class:`StorageError` saying what is wrong (and how to install it)."""
+    u = normalize_url(url)
+    scheme, shown = url.partition(":")[0], mask_url(url)
+    try:
+        dialect = u.get_dialect()
+    except NoSuchModuleError:
+        raise StorageError(
+            f"unknown database URL scheme {scheme!r} in {shown}: use sqlite:///path/file or "
+            "postgresql://user:password@host/dbname") from None
+    if dialect.is_async:
+        raise StorageError(f"the database URL scheme {scheme!r} in {shown} names an asyncio "
+                           "driver, which the storage cannot use: write postgresql://...")
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        if u.drivername == "postgresql+psycopg":
+            need, how = "the psycopg 3 driver", "pip install 'tute[postgres]'"
+        else:
+            need = f"the Python module {exc.name or u.drivername!r}"
+            how = "install the package that provides it"
+        raise StorageError(f"the database URL scheme {scheme!r} ({shown}) needs {need}, which "
+                           f"is not installed: {how}") from None
+    return u
+
 
 metadata = MetaData()
 
@@ -181,17 +258,33 @@ def _run_batch(conn: Connection, ops: list[Op]) -> list[Any]:
 
 
 class Store:
-    """Synchronous storage API plus an async, batching writer (:meth:`write`)."""
+    """Synchronous storage API plus an async, batching writer (:meth:`write`).
+
+    Opening connects and creates the tables if missing; :class:`StorageError` says why not."""
 
     def __init__(self, url: str):
-        self.url = url
+        u = database_url(url)
+        self.url = mask_url(url)  # for logs: never the password
         kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
+        sqlite = u.get_backend_name() == "sqlite"
+        if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
+        else:
+            # a server restart leaves dead connections in the pool: test before use
+            kwargs["pool_pre_ping"] = True
+            if u.get_driver_name() in ("psycopg", "psycopg2") and "connect_timeout" not in u.query:
+                kwargs["connect_args"] = {"connect_timeout": 10}  # not the TCP minutes
+        self.engine: Engine = create_engine(u, **kwargs)
+        if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        try:
+            metadata.create_all(self.engine)
+        except DBAPIError as exc:
+            self.engine.dispose()
+            reason = " ".join(str(exc.orig or exc).split())
+            if u.password:
+                reason = reason.replace(u.password, "***")
+            raise StorageError(f"cannot open the database {self.url}: {reason}") from None
         self._q: queue.SimpleQueue[tuple[Op, asyncio.Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
@@ -238,7 +331,9 @@ class Store:
                 results = [(fut, value, None)
                            for (_, fut), value in zip(batch, values, strict=True)]
             except Exception:
-                # One bad op must not sink the others: redo them one transaction each.
+                # One bad op must not sink the others. The batch's transaction is rolled back
+                # (PostgreSQL refuses every statement after a failed one until then); redo the
+                # ops one fresh transaction each.
                 results = []
                 for op, fut in batch:
                     try:
@@ -246,8 +341,9 @@ class Store:
                             results.append((fut, op(conn), None))
                     except Exception as exc:  # reported to the awaiting caller
                         results.append((fut, None, exc))
-            for fut, value, exc in results:
-                fut.get_loop().call_soon_threadsafe(_settle, fut, value, exc)
+            for fut, value, error in results:
+                with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
+                    fut.get_loop().call_soon_threadsafe(_settle, fut, value, error)
 
     # ------------------------------------------------------------ operations
 
@@ -301,7 +397,10 @@ class Store:
         q = select(tables).where(tables.c.status == "finished")
         if before is not None:
             q = q.where(and_(tables.c.finished_at < before))
-        q = q.order_by(tables.c.finished_at.desc()).limit(limit)
+        newest = tables.c.finished_at.desc()
+        if self.engine.dialect.name != "sqlite":  # SQLite sorts NULLs last here by itself
+            newest = newest.nulls_last()  # (SQLite only knows NULLS LAST since 3.30)
+        q = q.order_by(newest, tables.c.id).limit(limit)
         with self.engine.connect() as conn:
             return [_row(r) for r in conn.execute(q).all()]
 

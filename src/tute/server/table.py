@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..actions import parse_action
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, TuteError
+from ..events import Event
 from ..match import Match
 from .protocol import (
     PROTOCOL,
@@ -393,7 +394,7 @@ class Table:
         evs: list[dict[str, Any]] = []
         for d, a, b in u.segments:
             deal = self.match.deals[d]
-            new = deal.events[a:b]
+            new: Sequence[Event] = deal.events[a:b]
             if not all(type(e).__name__ in _PUBLIC_EVENTS for e in new):
                 new = deal.events_for(seat)[a:b]
             evs.extend(event_json(e) for e in new)
