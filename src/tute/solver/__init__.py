@@ -54,8 +54,10 @@ from ..errors import TuteError
 from ..kernel import NotCardPlayPositionError, from_deal
 from ..kernel import _tables as T
 from ._search import (
-    HIST,
+    HELPER_MOBILITY,
     MAXPLY,
+    MOBILITY,
+    SC_MOBILITY,
     SCRATCH,
     ST_ABORT,
     ST_GEN,
@@ -155,8 +157,9 @@ class Solver:
 
     ``threads`` (default: 2 when the process may use two cores, else 1) searches every probe
     of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
-    start the first tricks with their second-best lead, filling the table with bounds the
-    others then find, and whichever finishes first answers (lazy SMP). Values never depend
+    start the first tricks with their second-best lead and order moves with a heavier
+    penalty for the opponents' options, filling the table with bounds the others then find,
+    and whichever finishes first answers (lazy SMP). Values never depend
     on the thread count; node counts and times do."""
 
     def __init__(self, tt_mb: int = 64, threads: int | None = None):
@@ -180,9 +183,10 @@ class Solver:
         self.threads = threads
         self._work = [(np.zeros(STATS_SIZE, dtype=np.int64),
                        np.zeros((MAXPLY, SCRATCH), dtype=np.int64)) for _ in range(threads)]
-        for j, (stats, _mv) in enumerate(self._work):
+        for j, (stats, mv) in enumerate(self._work):
             stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
             stats[ST_T2] = t2_rows
+            mv[0, SC_MOBILITY] = MOBILITY if j == 0 else HELPER_MOBILITY
         self.stats, self._moves = self._work[0]
         self.stats[ST_GEN] = 1
         self._pool: ThreadPoolExecutor | None = None
@@ -202,7 +206,6 @@ class Solver:
             gen = 1
         for stats, _mv in self._work:
             stats[ST_GEN] = gen
-            stats[HIST:] = 0
         self._last_cfg = None
 
     # ------------------------------------------------------------------ positions
@@ -233,9 +236,6 @@ class Solver:
         if key != self._last_cfg:
             self.reset()
             self._last_cfg = key
-        else:  # age the lead-history counts so that old positions do not drown new ones
-            for stats, _mv in self._work:
-                stats[HIST:] >>= 1
         return cfg, st
 
     def _serial(self, st: np.ndarray) -> bool:
