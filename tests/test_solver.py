@@ -13,6 +13,7 @@ from tute import kernel as K
 from tute.kernel import _tables as T
 from tute.rules import marriage_mask
 from tute.solver import TUTE_VALUE, Solver, SolverError, UnsupportedPositionError, taken_margin
+from tute.solver._search import ST_NEAR
 from tute.solver.cli_support import (
     NotCardPlayPositionError,
     SolveInputError,
@@ -402,6 +403,66 @@ def test_threads_agree_with_one_thread() -> None:
 def test_bad_thread_count(threads: object) -> None:
     with pytest.raises(SolverError, match="invalid threads"):
         Solver(tt_mb=1, threads=threads)  # type: ignore[arg-type]
+
+
+def _near_pair(deal: tute.Deal) -> bool:
+    """Some hand holds two cards of one suit, one of them counting, neither a king nor its
+    mate, with no card of another hand or of the trick between them (near-equivalent)."""
+    fam = 1 if deal.order is tute.GUINOTE else 0
+    mate = int(T.MARRIAGE_POS[fam])
+    hands = [h.mask for h in deal.hands]
+    live = 0
+    for h in hands:
+        live |= h
+    for _seat, card in deal.trick:
+        live |= card.mask
+    for h in hands:
+        cards = [c for c in range(40) if h >> c & 1 and c % 10 not in (7, mate)]
+        for x in cards:
+            for y in cards:
+                if x // 10 != y // 10 or not T.HIGHER[fam, x] >> y & 1:
+                    continue  # y above x in one suit
+                if T.POINTS[fam, x % 10] == T.POINTS[fam, y % 10]:
+                    continue
+                between = int(T.HIGHER[fam, x]) & ~int(T.HIGHER[fam, y]) & ~(1 << y)
+                if not between & live & ~h:
+                    return True
+    return False
+
+
+def _arrastre_endgame(variant: str, seed: int, left: int) -> tute.Deal:
+    rng = random.Random(seed)
+    deal = tute.Deal.new(variant, seed=seed)
+    while not deal.is_over() and (
+        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
+        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
+    ):
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    return deal
+
+
+@pytest.mark.parametrize("variant", ["tute_parejas", "guinote"])
+def test_near_equivalent_cards_agree_with_minimax(variant: str) -> None:
+    """With four cards or more in hand the search skips a card that differs from one searched
+    before only in points (same hand and suit, no live card between them) once that one's
+    value shows the difference cannot reach the window. Four-trick endgames holding such
+    pairs agree with exhaustive minimax, and the skip does happen."""
+    solver = Solver(tt_mb=8, threads=1)
+    checked = skipped = 0
+    for seed in range(400):
+        deal = _arrastre_endgame(variant, seed, 4)
+        if deal.is_over() or not _near_pair(deal):
+            continue
+        before = int(solver.stats[ST_NEAR])
+        value = solver.value(deal)
+        skipped += int(solver.stats[ST_NEAR]) - before
+        assert value == minimax(deal.copy()), (variant, seed)
+        checked += 1
+        if checked == 20:
+            break
+    assert checked == 20
+    assert skipped > 0
 
 
 DEEP_ENDGAMES = ([("tute_parejas", 5, s) for s in range(3)] + [("guinote", 5, s) for s in (0, 2)]

@@ -127,6 +127,7 @@ ST_TTHITS = 2
 ST_ABORT = 3  # set by another thread: stop now, store nothing, the result is thrown away
 ST_SKEW = 4  # a helper thread: search the second-best lead of the root's trick first
 ST_T2 = 5  # rows at the end of the table array for last-two-trick bounds (a power of two)
+ST_NEAR = 6  # moves skipped as near-equivalent to one searched before
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
@@ -875,6 +876,44 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
     return k
 
 
+
+#: cards with no points, per family
+ZEROPTS = np.array([sum(1 << c for c in range(40) if POINTS[f, c % 10] == 0) for f in range(2)],
+                   dtype=np.int64)
+NOBOUND = INF + 1
+
+
+@_hot
+def _near_equivalent(cfg: np.ndarray, mv: np.ndarray, ply: int, j: int, c: int, nblock: int,
+                     maxing: bool, alpha: int, beta: int) -> int:
+    """A bound that makes card ``c`` (the ``j``-th move of ``mv[ply]``) not worth searching,
+    else NOBOUND. Two cards of one hand and suit with no live card between them (``nblock``:
+    the cards in other hands and in the trick), neither a king nor its mate, lead to
+    positions that differ only in which trick each card falls in: the values differ by at
+    most twice their point difference. So when an earlier card's value (``mv[ply,
+    SC_SCORES + k]``: exact, or a bound on the side that failed) plus that margin cannot
+    beat the window, neither can ``c``."""
+    fam = cfg[C_FAMILY]
+    scale = cfg[C_SCALE]
+    for k in range(j):
+        q = mv[ply, k]
+        if q // 10 != c // 10 or q % 10 == 7 or q % 10 == MARRIAGE_POS[fam]:
+            continue
+        if (HIGHER[fam, c] >> q) & 1:
+            between = HIGHER[fam, c] & ~HIGHER[fam, q] & ~(1 << q)
+        else:
+            between = HIGHER[fam, q] & ~HIGHER[fam, c] & ~(1 << c)
+        if between & nblock:
+            continue
+        margin = 2 * scale * abs(POINTS[fam, c] - POINTS[fam, q])
+        if maxing:
+            if mv[ply, SC_SCORES + k] + margin <= alpha:
+                return mv[ply, SC_SCORES + k] + margin
+        elif mv[ply, SC_SCORES + k] - margin >= beta:
+            return mv[ply, SC_SCORES + k] - margin
+    return NOBOUND
+
+
 @_hot
 def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv: np.ndarray,
            ply: int, tomove: int, leader: int,
@@ -966,9 +1005,29 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     maxing = cfg[C_OBJ0 + tomove] == 0
     bestv = -INF if maxing else INF
     bestc = -1
+    # near-equivalent cards (below) are possible only with two cards of one suit in hand, one
+    # of them counting, neither a king nor its mate; worth looking for in bigger subtrees only
+    eq = False
+    if nm > 1 and popcount(hand) >= 4:
+        el = legal & ~(KINGS | SECOND_TUTE[fam])
+        for s in range(4):
+            x = el & SUIT_MASK[s]
+            if x & (x - 1) and x & ~ZEROPTS[fam]:
+                eq = True
+    nblock = (rem & ~hand) | tmask
     for j in range(nm):
         c = mv[ply, j]
         bit = 1 << c
+        if eq and j > 0 and c % 10 != 7 and c % 10 != MARRIAGE_POS[fam]:
+            bound = _near_equivalent(cfg, mv, ply, j, c, nblock, maxing, alpha, beta)
+            if bound != NOBOUND:
+                # this card cannot do better (for its side) than a card searched before:
+                # skip it, but keep its bound in the fail-soft value
+                mv[ply, SC_SCORES + j] = bound
+                if (bound > bestv) if maxing else (bound < bestv):
+                    bestv = bound
+                stats[ST_NEAR] += 1
+                continue
         h[tomove] ^= bit
         # the trick after c
         if tlen == 0:
@@ -1038,6 +1097,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                         if a2 >= b2:
                             break
         h[tomove] ^= bit
+        if eq:
+            mv[ply, SC_SCORES + j] = v  # the scores are spent: keep the values instead
         if maxing:
             if v > bestv:
                 bestv = v
