@@ -406,8 +406,9 @@ def test_bad_thread_count(threads: object) -> None:
 
 
 def _near_pair(deal: tute.Deal) -> bool:
-    """Some hand holds two cards of one suit, one of them counting, neither a king nor its
-    mate, with no card of another hand or of the trick between them (near-equivalent)."""
+    """Some hand holds two cards of one suit, one of them counting, neither a king or mate
+    that a cante may still need, with no card of another hand or of the trick between them
+    (near-equivalent)."""
     fam = 1 if deal.order is tute.GUINOTE else 0
     mate = int(T.MARRIAGE_POS[fam])
     hands = [h.mask for h in deal.hands]
@@ -417,7 +418,16 @@ def _near_pair(deal: tute.Deal) -> bool:
     for _seat, card in deal.trick:
         live |= card.mask
     for h in hands:
-        cards = [c for c in range(40) if h >> c & 1 and c % 10 not in (7, mate)]
+        need = 0  # kings and mates of a marriage in hand, or of a tute in hand
+        for s in range(4):
+            pair = 1 << (10 * s + 7) | 1 << (10 * s + mate)
+            if h & pair == pair:
+                need |= pair
+        for rank in (7, mate):
+            four = sum(1 << (10 * s + rank) for s in range(4))
+            if h & four == four:
+                need |= four
+        cards = [c for c in range(40) if h >> c & 1 and not need >> c & 1]
         for x in cards:
             for y in cards:
                 if x // 10 != y // 10 or not T.HIGHER[fam, x] >> y & 1:

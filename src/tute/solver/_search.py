@@ -23,6 +23,10 @@ Search structure (per trick, as double-dummy bridge solvers do):
 * equivalent moves merged: worthless cards of one hand with nothing between them but
   played cards are interchangeable, only the lowest is searched; so are the hand's trumps
   above every opposing trump with nothing between them (they win wherever they fall);
+* near-equivalent moves pruned: two cards of one hand and suit with no live card between
+  them (and no cante that needs either) differ only in points, so their values differ by at
+  most twice the point difference; once the first is searched, the second is skipped when
+  that margin cannot reach the window (~17% fewer nodes, ~10% less time);
 * quick bounds at trick starts: all remaining points, the last trick and every marriage a
   side could still sing, less the points the other side takes for sure (its trumps above
   all of ours, and one trick the leader can cash); a direct evaluation of the last trick,
@@ -885,19 +889,19 @@ NOBOUND = INF + 1
 
 @_hot
 def _near_equivalent(cfg: np.ndarray, mv: np.ndarray, ply: int, j: int, c: int, nblock: int,
-                     maxing: bool, alpha: int, beta: int) -> int:
+                     excl: int, maxing: bool, alpha: int, beta: int) -> int:
     """A bound that makes card ``c`` (the ``j``-th move of ``mv[ply]``) not worth searching,
     else NOBOUND. Two cards of one hand and suit with no live card between them (``nblock``:
-    the cards in other hands and in the trick), neither a king nor its mate, lead to
-    positions that differ only in which trick each card falls in: the values differ by at
-    most twice their point difference. So when an earlier card's value (``mv[ply,
-    SC_SCORES + k]``: exact, or a bound on the side that failed) plus that margin cannot
-    beat the window, neither can ``c``."""
+    the cards in other hands and in the trick), neither one a card a cante may still need
+    (``excl``), lead to positions that differ only in which trick each card falls in: the
+    values differ by at most twice their point difference. So when an earlier card's value
+    (``mv[ply, SC_SCORES + k]``: exact, or a bound on the side that failed) plus that margin
+    cannot beat the window, neither can ``c``."""
     fam = cfg[C_FAMILY]
     scale = cfg[C_SCALE]
     for k in range(j):
         q = mv[ply, k]
-        if q // 10 != c // 10 or q % 10 == 7 or q % 10 == MARRIAGE_POS[fam]:
+        if q // 10 != c // 10 or (excl >> q) & 1:
             continue
         if (HIGHER[fam, c] >> q) & 1:
             between = HIGHER[fam, c] & ~HIGHER[fam, q] & ~(1 << q)
@@ -1006,10 +1010,23 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     bestv = -INF if maxing else INF
     bestc = -1
     # near-equivalent cards (below) are possible only with two cards of one suit in hand, one
-    # of them counting, neither a king nor its mate; worth looking for in bigger subtrees only
+    # of them counting, neither a king nor a mate that a cante may still need (hands only
+    # shrink here: a marriage needs both cards in hand now, a tute all four); worth looking
+    # for in bigger subtrees only
     eq = False
+    excl = 0
     if nm > 1 and popcount(hand) >= 4:
-        el = legal & ~(KINGS | SECOND_TUTE[fam])
+        if cfg[C_ARRCANTE] != 0:
+            ms = _marriage_suits(hand, fam) & ~sung
+            for s in range(4):
+                if (ms >> s) & 1:
+                    excl |= (1 << (10 * s + 7)) | (1 << (10 * s + MARRIAGE_POS[fam]))
+            if cfg[C_TUTE] != 0:
+                if hand & KINGS == KINGS:
+                    excl |= KINGS
+                if hand & SECOND_TUTE[fam] == SECOND_TUTE[fam]:
+                    excl |= SECOND_TUTE[fam]
+        el = legal & ~excl
         for s in range(4):
             x = el & SUIT_MASK[s]
             if x & (x - 1) and x & ~ZEROPTS[fam]:
@@ -1018,8 +1035,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     for j in range(nm):
         c = mv[ply, j]
         bit = 1 << c
-        if eq and j > 0 and c % 10 != 7 and c % 10 != MARRIAGE_POS[fam]:
-            bound = _near_equivalent(cfg, mv, ply, j, c, nblock, maxing, alpha, beta)
+        if eq and j > 0 and (excl >> c) & 1 == 0:
+            bound = _near_equivalent(cfg, mv, ply, j, c, nblock, excl, maxing, alpha, beta)
             if bound != NOBOUND:
                 # this card cannot do better (for its side) than a card searched before:
                 # skip it, but keep its bound in the fail-soft value
