@@ -441,6 +441,7 @@ def _near_pair(deal: tute.Deal) -> bool:
 
 
 def _arrastre_endgame(variant: str, seed: int, left: int) -> tute.Deal:
+    """Random play of a seeded deal until ``left`` tricks of card play remain."""
     rng = random.Random(seed)
     deal = tute.Deal.new(variant, seed=seed)
     while not deal.is_over() and (
@@ -483,14 +484,7 @@ DEEP_ENDGAMES = ([("tute_parejas", 5, s) for s in range(3)] + [("guinote", 5, s)
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "left", "seed"), DEEP_ENDGAMES)
 def test_deep_endgames_agree_with_minimax(variant: str, left: int, seed: int) -> None:
-    rng = random.Random(seed)
-    deal = tute.Deal.new(variant, seed=seed)
-    while not deal.is_over() and (
-        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
-        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
-    ):
-        acts = deal.legal_actions()
-        deal.apply(acts[rng.randrange(len(acts))])
+    deal = _arrastre_endgame(variant, seed, left)
     assert not deal.is_over()
     assert Solver(tt_mb=8).value(deal) == minimax(deal.copy())
 
