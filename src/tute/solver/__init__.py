@@ -159,8 +159,8 @@ class Solver:
     of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
     start the first tricks with their second-best lead and order moves with a heavier
     penalty for the opponents' options, filling the table with bounds the others then find,
-    and whichever finishes first answers (lazy SMP). Values never depend
-    on the thread count; node counts and times do."""
+    and whichever finishes first answers (lazy SMP). Values never depend on the thread
+    count; node counts and times do."""
 
     def __init__(self, tt_mb: int = 64, threads: int | None = None):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= MAX_TT_MB:

@@ -817,8 +817,8 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
     """Sort ``moves`` into ``mv[ply]`` best-first; returns the count. Leads and middle cards are
     scored by what their side nets from the trick under greedy answers (:func:`_sim_trick`)
     less a penalty (``mv[0, SC_MOBILITY]``: :data:`MOBILITY`) for each option those answers
-    leave the other side, the last card
-    by winning cheaply, smearing points on its side's trick, else the cheapest discard."""
+    leave the other side, the last card by winning cheaply, smearing points on its side's
+    trick, else the cheapest discard."""
     if moves & (moves - 1) == 0:  # a forced card: nothing to score
         mv[ply, 0] = _lowcard(moves)
         return 1
@@ -1015,6 +1015,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     # for in bigger subtrees only
     eq = False
     excl = 0
+    nblock = 0  # the live cards outside this hand: other hands and the trick
     if nm > 1 and popcount(hand) >= 4:
         if cfg[C_ARRCANTE] != 0:
             ms = _marriage_suits(hand, fam) & ~sung
@@ -1031,7 +1032,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
             x = el & SUIT_MASK[s]
             if x & (x - 1) and x & ~ZEROPTS[fam]:
                 eq = True
-    nblock = (rem & ~hand) | tmask
+        nblock = (rem & ~hand) | tmask
     for j in range(nm):
         c = mv[ply, j]
         bit = 1 << c
