@@ -128,7 +128,8 @@ def main() -> int:
     for name, c in counts.most_common():
         print(f"{100 * c / total:6.2f}%  {name}")
     if args.annotate:
-        hits = [r for r in ranges if r[2].endswith(args.annotate)]
+        hits = ([r for r in ranges if r[2].rsplit(".", 1)[-1] == args.annotate]
+                or [r for r in ranges if r[2].endswith(args.annotate)])
         if not hits:
             print(f"no compiled function ends with {args.annotate!r}", file=sys.stderr)
             return 2
