@@ -1072,7 +1072,9 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
             lg = legal_cards(h[cseat], ctlen, cls, nb, nr, nt, pwf, 0, trump, fam,
                              cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
             if lg & (lg - 1):
-                break
+                lg = _merge_equivalent(lg, h[cseat], (rem | tmask) & ~h[cseat])
+                if lg & (lg - 1):
+                    break
             f = _lowcard(lg)
             h[cseat] ^= 1 << f
             if f // 10 == nb // 10:
