@@ -1003,9 +1003,18 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     nm = _order(h, cfg, n, tomove, legal, tlen, best, bestseat, ruffed, topled, leader, tpts,
                 ttmove, mv, ply)
     if stats[ST_SKEW] != 0 and tlen == 0 and ply <= 9 and nm > 1:
+        # a helper thread (lazy SMP) takes the second-best lead first at the trick starts of
+        # the first tricks, and at the root the others from the worst up (the main thread
+        # goes from the best down: where every lead must be searched, they meet halfway;
+        # ~5-9% less time with two threads; reversing deeper down, or mid-trick, was worse)
         c = mv[ply, 0]
         mv[ply, 0] = mv[ply, 1]
         mv[ply, 1] = c
+        if ply == 0 and nm > 3:
+            for i in range((nm - 1) // 2):
+                x = mv[ply, 1 + i]
+                mv[ply, 1 + i] = mv[ply, nm - 1 - i]
+                mv[ply, nm - 1 - i] = x
     maxing = cfg[C_OBJ0 + tomove] == 0
     bestv = -INF if maxing else INF
     bestc = -1
