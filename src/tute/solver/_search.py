@@ -1123,8 +1123,14 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                         may = may or _may_declare(h[(nbs + 2) % n], cfg, sung)
                     if may:
                         k = _window_options(h, cfg, nbs, wmask, sung, fl, mv, ply)
+                left = popcount(h[nbs])
                 if k < 0:
                     v = sgn * TUTE_VALUE * scale
+                elif k == 0 and left == 1:  # the last trick: every card forced
+                    v = base + _last_trick(h, cfg, n, nbs)
+                elif k == 0 and left == 2:  # straight to the last two tricks' table
+                    v = base + _two_cached(h, cfg, n, nbs, tt, stats, alpha - base,
+                                           beta - base)
                 elif k == 0:
                     v = base + search(h, cfg, stats, tt, mv, cply, nbs, nbs, Z, Z,
                                       M1, M1, Z, M1, sung, fl, nsf, sforf, alpha - base,
