@@ -89,6 +89,9 @@ MAX_THREADS = 8
 #: them to other threads (a two-player endgame of 8 cards each takes ~0.3 ms)
 PARALLEL_MIN_CARDS = 24
 INF = 1 << 20
+#: a probe whose bound lands this far past its threshold is followed by a probe at that
+#: bound (200 deals: the slowest one -28% nodes, the total -1.5%)
+JUMP = 40
 #: at most this many rows (32 bytes each) for the bounds of last-two-trick positions
 T2_MAX = 1 << 16
 
@@ -307,6 +310,7 @@ class Solver:
         lo, hi = -INF, INF
         step = 2
         b = guess
+        jumped = False
         while lo < hi:
             if hi - lo <= WIDE and lo > -INF and hi < INF:
                 # bracketed closely: one search with the whole bracket as its window
@@ -323,6 +327,12 @@ class Solver:
                 hi = g
             else:
                 return g
+            if abs(g - b) > JUMP and not jumped:
+                # a bound far past the threshold (the table's or the quick bounds' at the
+                # root, a forced line) is often the value itself: probe it next, once
+                jumped = True
+                b = g
+                continue
             if hi == INF:
                 b = lo + step
             elif lo == -INF:
