@@ -528,3 +528,33 @@ def test_solve_seeds_and_summary() -> None:
     summary = summarize(rows)
     assert summary["deals"] == 2 and summary["ms_max"] >= summary["ms_median"]
     json.dumps(summary)
+
+
+def test_probe_driver_finds_the_value_from_any_fail_soft_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's bracketing, bisection, final wide window and jump to a far bound, against a
+    fake search that knows the value and answers each window with a random valid fail-soft
+    bound (sometimes the value itself, far past the threshold): it always ends on the value,
+    whatever the guess, and never asks for a window that cannot hold an answer."""
+    rng = random.Random(7)
+    solver = Solver(tt_mb=1, threads=1)
+    deal = tute.Deal.new("tute_parejas", seed=3)
+    cfg, st = K.from_deal(deal)  # parity: 130 points in play, scale 1, no tie unit: even values
+    for _ in range(400):
+        value = 2 * rng.randrange(-120, 121)
+        calls: list[tuple[int, int]] = []
+
+        def fake(_cfg: np.ndarray, _st: np.ndarray, alpha: int, beta: int,
+                 value: int = value, calls: list[tuple[int, int]] = calls) -> int:
+            assert alpha < beta
+            calls.append((alpha, beta))
+            if alpha < value < beta:
+                return value
+            if value <= alpha:  # fail low: any upper bound between the value and alpha
+                return rng.choice([alpha, value, rng.randint(value, alpha)])
+            return rng.choice([beta, value, rng.randint(beta, value)])
+
+        monkeypatch.setattr(solver, "_window", fake)
+        guess = rng.randrange(-200, 201)
+        assert solver._run_value(cfg, st, guess) == value, (value, guess, calls)
+        assert len(calls) <= 24, calls

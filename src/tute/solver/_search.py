@@ -23,6 +23,9 @@ Search structure (per trick, as double-dummy bridge solvers do):
 * equivalent moves merged: worthless cards of one hand with nothing between them but
   played cards are interchangeable, only the lowest is searched; so are the hand's trumps
   above every opposing trump with nothing between them (they win wherever they fall);
+* no node for a forced card: a seat left with one legal card (after merging) plays it inside
+  the node before it, and a trick that leaves one or two cards per hand goes straight to
+  the last-trick evaluation or the last-two-trick table (these were over 40% of the nodes);
 * near-equivalent moves pruned: two cards of one hand and suit with no live card between
   them (and no cante that needs either) differ only in points, so their values differ by at
   most twice the point difference; once the first is searched, the second is skipped when
