@@ -26,6 +26,8 @@ Search structure (per trick, as double-dummy bridge solvers do):
 * no node for a forced card: a seat left with one legal card (after merging) plays it inside
   the node before it, and a trick that leaves one or two cards per hand goes straight to
   the last-trick evaluation or the last-two-trick table (these were over 40% of the nodes);
+  three tricks from the end with no cante possible, after the table, a plain alpha-beta of
+  the first of them (cheapest cards first, the last seat's winning cards first);
 * near-equivalent moves pruned: two cards of one hand and suit with no live card between
   them (and no cante that needs either) differ only in points, so their values differ by at
   most twice the point difference; once the first is searched, the second is skipped when
@@ -686,6 +688,81 @@ def _two_cached(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.ndar
     return v
 
 
+@_hot
+def _three_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.ndarray,
+                  stats: np.ndarray, i: int, lead_suit: int, best: int, bs: int, ruffed: int,
+                  top: int, tpts: int, tm: int, alpha: int, beta: int) -> int:
+    """Value of the last three tricks when no cante can come (fail-soft): a plain alpha-beta
+    over the first of them, cheapest cards first (the last seat: winning cards first), each
+    line ending in the last-two-trick table; ``tm``: the trick's cards so far."""
+    if i == n:
+        v = cfg[C_SCALE] * tpts
+        if cfg[C_OBJ0 + bs] != 0:
+            v = -v
+        return v + _two_cached(h, cfg, n, bs, tt, stats, alpha - v, beta - v)
+    fam = cfg[C_FAMILY]
+    trump = cfg[C_TRUMP]
+    seat = (leader + i) % n
+    hand = h[seat]
+    pw = 0
+    if i > 0 and cfg[C_PARTNERS] != 0 and (bs - seat) % 2 == 0:
+        pw = 1
+    legal = legal_cards(hand, i, lead_suit, best, ruffed, top, pw, 0, trump, fam,
+                        cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
+    others = tm
+    for j in range(n):
+        if j != seat:
+            others |= h[j]
+    legal = _merge_equivalent(legal, hand, others)
+    first = legal
+    if i == n - 1:  # the last card: the winning ones first
+        first = 0
+        m = legal
+        while m:
+            c = _lowcard(m)
+            m &= m - 1
+            if c // 10 == best // 10:
+                if (HIGHER[fam, best] >> c) & 1:
+                    first |= 1 << c
+            elif c // 10 == trump:
+                first |= 1 << c
+    maxing = cfg[C_OBJ0 + seat] == 0
+    bestv = -INF if maxing else INF
+    for rnd in range(2):
+        m = first if rnd == 0 else legal & ~first
+        while m:
+            c = _lowcard(m)
+            m &= m - 1
+            if i == 0:
+                nls, nb, nbs, nr, nt = c // 10, c, seat, ruffed, c
+            else:
+                nls, nb, nbs, nr, nt = lead_suit, best, bs, ruffed, top
+                if c // 10 == best // 10:
+                    if (HIGHER[fam, best] >> c) & 1:
+                        nb, nbs = c, seat
+                elif c // 10 == trump:
+                    nb, nbs, nr = c, seat, 1
+                if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
+                    nt = c
+            h[seat] ^= 1 << c
+            v = _three_tricks(h, cfg, n, leader, tt, stats, i + 1, nls, nb, nbs, nr, nt,
+                              tpts + POINTS[fam, c], tm | (1 << c), alpha, beta)
+            h[seat] ^= 1 << c
+            if maxing:
+                if v > bestv:
+                    bestv = v
+                if bestv > alpha:
+                    alpha = bestv
+            else:
+                if v < bestv:
+                    bestv = v
+                if bestv < beta:
+                    beta = bestv
+            if alpha >= beta:
+                return bestv
+    return bestv
+
+
 def _merge_table() -> np.ndarray:
     """MERGE[legal * 32 + blockers] for the five worthless positions of a suit: the legal
     cards kept, the lowest of each run of legal cards with no blocker between them."""
@@ -984,6 +1061,29 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         beta = min(beta, ub)
         alpha0 = alpha
         beta0 = beta
+        if cards == 3:
+            # three tricks to go and no cante possible (nobody holds a marriage): a plain
+            # search of the first of them, no lookahead, merges or scratch rows (-6% time)
+            may = False
+            if cfg[C_ARRCANTE] != 0:
+                for i in range(n):
+                    may = may or _may_declare(h[i], cfg, sung)
+            if not may:
+                bestv = _three_tricks(h, cfg, n, leader, tt, stats, Z, M1, M1, M1, Z, M1, Z,
+                                      Z, alpha, beta)
+                if stats[ST_ABORT] == 0:
+                    lbs = -INF
+                    ubs = INF
+                    if bestv <= alpha0:
+                        ubs = bestv
+                    elif bestv >= beta0:
+                        lbs = bestv
+                    else:
+                        lbs = bestv
+                        ubs = bestv
+                    _tt_store(tt, tt.shape[0] - stats[ST_T2] - 1, gen, k0, k1, k2, lbs, ubs,
+                              NOMOVE, popcount(rem))
+                return bestv
     hand = h[tomove]
     lead_suit = (trick & 63) // 10
     pw = 0
