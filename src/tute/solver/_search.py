@@ -35,11 +35,11 @@ Search structure (per trick, as double-dummy bridge solvers do):
 * quick bounds at trick starts with four cards or more in hand: all remaining points, the
   last trick and every marriage a side could still sing, less the points the other side
   takes for sure (its trumps above all of ours, and one trick the leader can cash); a
-  direct evaluation of the last trick,
-  and of the last two tricks by a plain alpha-beta without bounds or ordering (no
-  declaration can come between them; its exact values beat the quick bounds there) whose
-  results go to a small table of their own (the last rows of the table array, 2 MB: the
-  same eight cards come back often, and the main rows are a cache miss away);
+  direct evaluation of the last trick, and of the last two tricks by a plain alpha-beta
+  without bounds or ordering (no declaration can come between them; its exact values beat
+  the quick bounds there) whose results go to a small table of their own (the last rows of
+  the table array, 2 MB: the same eight cards come back often, and the main rows are a
+  cache miss away);
 * move ordering: the table's move first; otherwise each card is scored by a greedy
   lookahead to the end of the trick (the others win cheaply, smear points on their side's
   trick, or throw their cheapest card), less a penalty for every choice it leaves the other
