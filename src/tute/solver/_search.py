@@ -563,6 +563,21 @@ def _tt_store(tt: np.ndarray, mask: int, gen: int, k0: int, k1: int, k2: int, lb
 
 
 @_hot
+def _follow(c: int, seat: int, best: int, bs: int, ruffed: int, top: int, trump: int,
+            fam: int) -> tuple[int, int, int, int]:
+    """The trick's (best card, its seat, ruffed, strongest card of the suit led) after ``seat``
+    follows with ``c``."""
+    if c // 10 == best // 10:
+        if (HIGHER[fam, best] >> c) & 1:
+            best, bs = c, seat
+    elif c // 10 == trump:
+        best, bs, ruffed = c, seat, 1
+    if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
+        top = c
+    return best, bs, ruffed, top
+
+
+@_hot
 def _last_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     """Value of the last trick when every hand holds one card (all forced)."""
     fam = cfg[C_FAMILY]
@@ -615,14 +630,8 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
         if i == 0:
             nls, nb, nbs, nr, nt = c // 10, c, seat, ruffed, c
         else:
-            nls, nb, nbs, nr, nt = lead_suit, best, bs, ruffed, top
-            if c // 10 == best // 10:
-                if (HIGHER[fam, best] >> c) & 1:
-                    nb, nbs = c, seat
-            elif c // 10 == trump:
-                nb, nbs, nr = c, seat, 1
-            if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
-                nt = c
+            nls = lead_suit
+            nb, nbs, nr, nt = _follow(c, seat, best, bs, ruffed, top, trump, fam)
         h[seat] ^= bit
         v = _two_tricks(h, cfg, n, leader, i + 1, nls, nb, nbs, nr, nt,
                         tpts + POINTS[fam, c], alpha, beta)
@@ -737,14 +746,8 @@ def _three_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tt: np.nd
             if i == 0:
                 nls, nb, nbs, nr, nt = c // 10, c, seat, ruffed, c
             else:
-                nls, nb, nbs, nr, nt = lead_suit, best, bs, ruffed, top
-                if c // 10 == best // 10:
-                    if (HIGHER[fam, best] >> c) & 1:
-                        nb, nbs = c, seat
-                elif c // 10 == trump:
-                    nb, nbs, nr = c, seat, 1
-                if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
-                    nt = c
+                nls = lead_suit
+                nb, nbs, nr, nt = _follow(c, seat, best, bs, ruffed, top, trump, fam)
             h[seat] ^= 1 << c
             v = _three_tricks(h, cfg, n, leader, tt, stats, i + 1, nls, nb, nbs, nr, nt,
                               tpts + POINTS[fam, c], tm | (1 << c), alpha, beta)
@@ -840,16 +843,7 @@ def _sim_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, tlen: int, l
                 psc = sc
                 pick = x
         pts += POINTS[fam, pick]
-        if pick // 10 == best // 10:
-            if (HIGHER[fam, best] >> pick) & 1:
-                best = pick
-                bs = seat
-        elif pick // 10 == trump:
-            best = pick
-            bs = seat
-            ruffed = 1
-        if pick // 10 == top // 10 and (HIGHER[fam, top] >> pick) & 1:
-            top = pick
+        best, bs, ruffed, top = _follow(pick, seat, best, bs, ruffed, top, trump, fam)
     return (pts if cfg[C_OBJ0 + bs] == side else -pts), mob
 
 
@@ -926,14 +920,7 @@ def _order(h: np.ndarray, cfg: np.ndarray, n: int, seat: int, moves: int, tlen: 
             net, mob = _sim_trick(h, cfg, n, seat, 1, c // 10, c, seat, 0, c, pts, side)
             sc = 100 * net - wmob * mob
         elif tlen < n - 1:
-            nb, nbs, nr, nt = best, bestseat, ruffed, topled
-            if c // 10 == best // 10:
-                if (HIGHER[fam, best] >> c) & 1:
-                    nb, nbs = c, seat
-            elif c // 10 == trump:
-                nb, nbs, nr = c, seat, 1
-            if c // 10 == topled // 10 and (HIGHER[fam, topled] >> c) & 1:
-                nt = c
+            nb, nbs, nr, nt = _follow(c, seat, best, bestseat, ruffed, topled, trump, fam)
             net, mob = _sim_trick(h, cfg, n, leader, tlen + 1, lead_suit, nb, nbs, nr, nt,
                                   tpts + pts, side)
             sc = 100 * net - wmob * mob - st
@@ -1167,14 +1154,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         if tlen == 0:
             nb, nbs, nr, nt = c, tomove, 0, c
         else:
-            nb, nbs, nr, nt = best, bestseat, ruffed, topled
-            if c // 10 == best // 10:
-                if (HIGHER[fam, best] >> c) & 1:
-                    nb, nbs = c, tomove
-            elif c // 10 == trump:
-                nb, nbs, nr = c, tomove, 1
-            if c // 10 == topled // 10 and (HIGHER[fam, topled] >> c) & 1:
-                nt = c
+            nb, nbs, nr, nt = _follow(c, tomove, best, bestseat, ruffed, topled, trump, fam)
         # the seats after this one that have a single legal card play it here: a node of
         # its own would only pass the value up (nearly half the nodes were such)
         ctlen = tlen + 1
@@ -1193,13 +1173,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                     break
             f = _lowcard(lg)
             h[cseat] ^= 1 << f
-            if f // 10 == nb // 10:
-                if (HIGHER[fam, nb] >> f) & 1:
-                    nb, nbs = f, cseat
-            elif f // 10 == trump:
-                nb, nbs, nr = f, cseat, 1
-            if f // 10 == nt // 10 and (HIGHER[fam, nt] >> f) & 1:
-                nt = f
+            nb, nbs, nr, nt = _follow(f, cseat, nb, nbs, nr, nt, trump, fam)
             ctrick |= f << (6 * ctlen)
             ctlen += 1
             cseat = (cseat + 1) % n
