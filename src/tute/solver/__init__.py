@@ -160,8 +160,8 @@ class Solver:
 
     ``threads`` (default: 2 when the process may use two cores, else 1) searches every probe
     of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
-    start the first tricks with their second-best lead (and the root's other leads from the
-    worst up, meeting the main thread halfway) and order moves with a heavier
+    start with their second-best lead (and take the root's other leads from the worst up,
+    meeting the main thread halfway) and order moves with a heavier
     penalty for the opponents' options, filling the table with bounds the others then find,
     and whichever finishes first answers (lazy SMP). Values never depend on the thread
     count; node counts and times do."""

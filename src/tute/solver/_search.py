@@ -1096,12 +1096,12 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         tpts += POINTS[fam, (trick >> (6 * i)) & 63]
     nm = _order(h, cfg, n, tomove, legal, tlen, best, bestseat, ruffed, topled, leader, tpts,
                 ttmove, mv, ply)
-    if stats[ST_SKEW] != 0 and tlen == 0 and ply <= 5 and nm > 1:
-        # a helper thread (lazy SMP) takes the second-best lead first at the trick starts of
-        # the first two tricks (of four cards; three tricks were ~2% slower), and at the root
-        # the others from the worst up (the main thread goes from the best down: where every
-        # lead must be searched, they meet halfway; ~5-9% less time with two threads;
-        # reversing deeper down, or mid-trick, was worse)
+    if stats[ST_SKEW] != 0 and tlen == 0 and ply < n and nm > 1:
+        # a helper thread (lazy SMP) takes the second-best lead first at the first trick
+        # start of its search, and at the root the others from the worst up (the main thread
+        # goes from the best down: where every lead must be searched, they meet halfway;
+        # ~5-9% less time with two threads; skewing the next trick starts too was 2-4%
+        # slower, reversing deeper down or mid-trick 12-20%)
         c = mv[ply, 0]
         mv[ply, 0] = mv[ply, 1]
         mv[ply, 1] = c
