@@ -578,6 +578,24 @@ def _follow(c: int, seat: int, best: int, bs: int, ruffed: int, top: int, trump:
 
 
 @_hot
+def _store_value(tt: np.ndarray, stats: np.ndarray, k0: int, k1: int, k2: int, v: int,
+                 alpha: int, beta: int, move: int, depth: int) -> None:
+    """Store what a fail-soft value ``v`` of window ``alpha``..``beta`` proves: an upper bound
+    (failed low), a lower bound (failed high) or the exact value."""
+    lb = -INF
+    ub = INF
+    if v <= alpha:
+        ub = v
+    elif v >= beta:
+        lb = v
+    else:
+        lb = v
+        ub = v
+    _tt_store(tt, tt.shape[0] - stats[ST_T2] - 1, stats[ST_GEN], k0, k1, k2, lb, ub, move,
+              depth)
+
+
+@_hot
 def _last_trick(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     """Value of the last trick when every hand holds one card (all forced)."""
     fam = cfg[C_FAMILY]
@@ -1063,17 +1081,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
                 bestv = _three_tricks(h, cfg, n, leader, tt, stats, Z, M1, M1, M1, Z, M1, Z,
                                       Z, alpha, beta)
                 if stats[ST_ABORT] == 0:
-                    lbs = -INF
-                    ubs = INF
-                    if bestv <= alpha0:
-                        ubs = bestv
-                    elif bestv >= beta0:
-                        lbs = bestv
-                    else:
-                        lbs = bestv
-                        ubs = bestv
-                    _tt_store(tt, tt.shape[0] - stats[ST_T2] - 1, gen, k0, k1, k2, lbs, ubs,
-                              NOMOVE, popcount(rem))
+                    _store_value(tt, stats, k0, k1, k2, bestv, alpha0, beta0, NOMOVE,
+                                 popcount(rem))
                 return bestv
     hand = h[tomove]
     lead_suit = (trick & 63) // 10
@@ -1259,18 +1268,8 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         if alpha >= beta:
             break
     if tlen == 0 and stats[ST_ABORT] == 0:
-        lbs = -INF
-        ubs = INF
-        if bestv <= alpha0:
-            ubs = bestv
-        elif bestv >= beta0:
-            lbs = bestv
-        else:
-            lbs = bestv
-            ubs = bestv
         mcode = _canon_card(rem, bestc) if bestc >= 0 else NOMOVE
-        _tt_store(tt, tt.shape[0] - stats[ST_T2] - 1, stats[ST_GEN], k0, k1, k2, lbs, ubs, mcode,
-                  popcount(rem))
+        _store_value(tt, stats, k0, k1, k2, bestv, alpha0, beta0, mcode, popcount(rem))
     return bestv
 
 
