@@ -476,6 +476,62 @@ def test_near_equivalent_cards_agree_with_minimax(variant: str) -> None:
     assert skipped > 0
 
 
+FOUR_SEATS = [("tute_parejas", o) for o in OPTION_SETS["tute_parejas"]] + [
+    ("guinote", o) for o in OPTION_SETS["guinote"]] + [("tute_arrastrado_3p", {"players": 4})]
+
+
+@pytest.mark.parametrize(("variant", "options"), FOUR_SEATS)
+def test_unrolled_endgames_match_the_recursive_search(variant: str,
+                                                      options: dict[str, object]) -> None:
+    """The four-seat last-two and last-three-trick searches are unrolled (one loop per seat):
+    on random trick starts and windows they give the recursive search's fail-soft value."""
+    from tute.solver import _search as S
+
+    solver = Solver(tt_mb=1, threads=1)
+    z, m1 = np.int64(0), np.int64(-1)
+    checked = 0
+    for seed in range(60):
+        for left in (2, 3):
+            deal = _arrastre_endgame_with(variant, options, seed, left)
+            if deal.is_over():
+                continue
+            cfg, st = K.from_deal(deal)
+            if st[T.S_TLEN] != 0:
+                continue
+            h = st[T.S_H0:T.S_H0 + 4].copy()
+            leader = int(st[T.S_LEADER])
+            rng = random.Random(seed * 7 + left)
+            for _ in range(6):
+                a = rng.randint(-60, 60)
+                b = a + rng.choice((1, 2, 3, 10, 200))
+                solver.reset()
+                if left == 3:
+                    want = S._three_tricks(h, cfg, 4, leader, solver.tt, solver.stats, z, m1,
+                                           m1, m1, z, m1, z, z, a, b)
+                    solver.reset()
+                    got = S._three4(h, cfg, leader, solver.tt, solver.stats, a, b)
+                else:
+                    want = S._two_tricks(h, cfg, 4, leader, z, z, m1, m1, z, m1, z, a, b)
+                    got = S._two4(h, cfg, leader, a, b)
+                assert got == want, (variant, options, seed, left, a, b)
+                assert list(h) == list(st[T.S_H0:T.S_H0 + 4])  # hands restored
+                checked += 1
+    assert checked >= 300, checked
+
+
+def _arrastre_endgame_with(variant: str, options: dict[str, object], seed: int,
+                           left: int) -> tute.Deal:
+    rng = random.Random(seed)
+    deal = tute.Deal.new(variant, seed=seed, options=options)
+    while not deal.is_over() and (
+        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
+        or deal._draw_pending or deal._phase == 1
+    ):
+        acts = deal.legal_actions()
+        deal.apply(acts[rng.randrange(len(acts))])
+    return deal
+
+
 DEEP_ENDGAMES = ([("tute_parejas", 5, s) for s in range(3)] + [("guinote", 5, s) for s in (0, 2)]
                  + [("tute_2p_corriente", 6, s) for s in range(3)]
                  + [("tute_2p_habanero", 5, s) for s in range(2)])
