@@ -31,7 +31,7 @@ Search structure (per trick, as double-dummy bridge solvers do):
   winning cards first) over the last-two-trick table; with four seats already from four
   tricks from the end, unrolled one loop per seat with a recursive call per trick instead
   of per card, the table's lead first (a numba call costs more than these small trees do:
-  12-16% less time at three tricks, 10-14% more at four; from five, 3% slower); the
+  12-16% less time at three tricks, another 10-14% from four; from five, 3% slower); the
   table's key then leaves out the flags only cantes depend on;
 * near-equivalent moves pruned: two cards of one hand and suit with no live card between
   them (and no cante that needs either) differ only in points, so their values differ by at
@@ -926,7 +926,7 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
     the next trick start through the table and this same search, the last two tricks through
     their own table. Without the lookahead ordering, quick bounds or scratch rows, and with a
     recursive call per trick instead of per card (numba's calls cost more than these small
-    trees): 12-16% less time at three cards, 10-14% more at four."""
+    trees): 12-16% less time at three cards, another 10-14% from four."""
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
     scale = cfg[C_SCALE]
