@@ -393,9 +393,15 @@ def test_value_does_not_depend_on_the_guess(solver: Solver) -> None:
         assert solver.value(_tute_deal(), guess=guess) == TUTE_VALUE, guess
 
 
-def test_threads_agree_with_one_thread() -> None:
+@pytest.mark.parametrize("pool", [False, True])
+def test_threads_agree_with_one_thread(pool: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Probes searched by two threads over one table (the helper aborted whenever the other
-    finishes first) give the single-threaded values and win answers."""
+    finishes first) give the single-threaded values and win answers: in numba's thread pool
+    (where a thread-safe layer is available) and in the Python one (the fallback)."""
+    import tute.solver as solver_module
+
+    if pool:
+        monkeypatch.setattr(solver_module, "_numba_threads", lambda: False)
     one, two = Solver(tt_mb=8, threads=1), Solver(tt_mb=8, threads=2)
     rng = random.Random(11)
     for seed in range(10):
@@ -408,6 +414,30 @@ def test_threads_agree_with_one_thread() -> None:
         assert two.wins(deal, 1) == one.wins(deal, 1), seed
     # the helper thread did search (positions of >= 24 cards go to both threads)
     assert int(two._work[1][0][0]) > 0
+
+
+def test_parallel_search_values_are_good_unless_void() -> None:
+    """numba's parallel window search: every search that did not see the stop flag returns a
+    good fail-soft value (with a full window: the exact value), and at least one did not."""
+    from tute.solver import _numba_threads
+    from tute.solver import _search as S
+
+    if not _numba_threads():
+        pytest.skip("no thread-safe numba threading layer here: the Python pool is used")
+    one = Solver(tt_mb=8, threads=1)
+    for seed in range(6):
+        deal = _after(seed, 12)
+        exact = one.value(deal)
+        for threads in (2, 3):
+            solver = Solver(tt_mb=8, threads=threads)
+            cfg, st = K.from_deal(deal)
+            solver._stats[:, S.ST_ABORT] = 0
+            solver._stats[:, S.ST_VOID] = 0
+            S.root_search_threads(st, cfg, solver._stats, solver.tt, solver._scratch,
+                                  -S.INF, S.INF, solver._out)
+            good = [int(solver._out[t]) for t in range(threads)
+                    if solver._stats[t, S.ST_VOID] == 0]
+            assert good and all(v == exact for v in good), (seed, threads, good, exact)
 
 
 @pytest.mark.parametrize("threads", [0, 9, True, "2"])

@@ -68,7 +68,7 @@ With ``cante_by=winning_side_one`` the partner may still pass so the winner can 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..kernel._core import (
     declarations,
@@ -143,6 +143,7 @@ ST_ABORT = 3  # set by another thread: stop now, store nothing, the result is th
 ST_SKEW = 4  # a helper thread: search the second-best lead of the root's trick first
 ST_T2 = 5  # rows at the end of the table array for last-two-trick bounds (a power of two)
 ST_NEAR = 6  # moves skipped as near-equivalent to one searched before
+ST_VOID = 7  # this search saw its abort flag: its value is void
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
@@ -1020,7 +1021,9 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
                         v = -v
                     if cards == 3:
                         v += _two_cached(h, cfg, 4, ws3, tt, stats, a3 - v, b3 - v)
-                    elif stats[ST_ABORT] == 0:  # the next trick start: the table, then this
+                    elif stats[ST_ABORT] != 0:
+                        stats[ST_VOID] = 1
+                    else:  # the next trick start: the table, then this
                         a = a3 - v
                         b = b3 - v
                         stats[ST_NODES] += 1
@@ -1363,6 +1366,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
         if cards == 2:
             return _two_cached(h, cfg, n, leader, tt, stats, alpha, beta)
         if stats[ST_ABORT] != 0:
+            stats[ST_VOID] = 1
             return 0
         ub = INF
         lb = -INF
@@ -1659,3 +1663,21 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
         if alpha >= beta:
             break
     return v
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def root_search_threads(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
+                        mv: np.ndarray, alpha: int, beta: int, out: np.ndarray) -> None:
+    """One window search by ``stats.shape[0]`` threads at once over the one table (lazy SMP):
+    thread ``t`` searches with counters ``stats[t]`` and scratch rows ``mv[t]`` (helpers,
+    ``stats[t, ST_SKEW] != 0``, try other leads first) into ``out[t]``, and the first to
+    finish tells the others to stop. A value is good unless ``stats[t, ST_VOID]``: that
+    search saw the flag before it finished. numba's own thread pool starts the searches
+    in ~5 us where a Python thread pool took ~85 us a probe, and keeps them warm between
+    probes."""
+    k = stats.shape[0]
+    for t in prange(k):
+        out[t] = root_search(st, cfg, stats[t], tt, mv[t], alpha, beta)
+        for u in range(k):
+            if u != t:
+                stats[u, ST_ABORT] = 1
