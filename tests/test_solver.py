@@ -440,6 +440,28 @@ def test_parallel_search_values_are_good_unless_void() -> None:
             assert good and all(v == exact for v in good), (seed, threads, good, exact)
 
 
+def test_solvers_in_several_python_threads_at_once() -> None:
+    """Solvers of two threads each, used from several Python threads at the same time (a
+    server's games): numba's thread pool takes concurrent launches, values stay exact."""
+    import threading
+
+    deals = [_after(seed, 12) for seed in range(6)]
+    one = Solver(tt_mb=8, threads=1)
+    want = [one.value(d) for d in deals]
+    got: dict[int, list[int]] = {}
+
+    def work(k: int) -> None:
+        solver = Solver(tt_mb=8, threads=2)
+        got[k] = [solver.value(d) for d in deals for _ in range(2)][::2]
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert got == {k: want for k in range(3)}
+
+
 @pytest.mark.parametrize("threads", [0, 9, True, "2"])
 def test_bad_thread_count(threads: object) -> None:
     with pytest.raises(SolverError, match="invalid threads"):
