@@ -679,6 +679,23 @@ def _two_tricks(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, i: int, lea
 
 
 @_hot
+def _minimax_step(maxing: bool, v: int, best: int, alpha: int,
+                  beta: int) -> tuple[int, int, int]:
+    """Fail-soft alpha-beta after a move worth ``v``: the node's best value and window."""
+    if maxing:
+        if v > best:
+            best = v
+        if best > alpha:
+            alpha = best
+    else:
+        if v < best:
+            best = v
+        if best < beta:
+            beta = best
+    return best, alpha, beta
+
+
+@_hot
 def _two4(h: np.ndarray, cfg: np.ndarray, leader: int, alpha: int, beta: int) -> int:
     """:func:`_two_tricks` of four seats from the trick start, unrolled: one loop per seat
     instead of a recursive call per card (the same moves in the same order and the same
@@ -745,55 +762,19 @@ def _two4(h: np.ndarray, cfg: np.ndarray, leader: int, alpha: int, beta: int) ->
                         v = -v
                     v += _last_trick(h, cfg, 4, ws3)
                     h[s3] ^= 1 << c3
-                    if x3:
-                        if v > v3:
-                            v3 = v
-                        if v3 > a3:
-                            a3 = v3
-                    else:
-                        if v < v3:
-                            v3 = v
-                        if v3 < b3:
-                            b3 = v3
+                    v3, a3, b3 = _minimax_step(x3, v, v3, a3, b3)
                     if a3 >= b3:
                         break
                 h[s2] ^= 1 << c2
-                if x2:
-                    if v3 > v2:
-                        v2 = v3
-                    if v2 > a2:
-                        a2 = v2
-                else:
-                    if v3 < v2:
-                        v2 = v3
-                    if v2 < b2:
-                        b2 = v2
+                v2, a2, b2 = _minimax_step(x2, v3, v2, a2, b2)
                 if a2 >= b2:
                     break
             h[s1] ^= 1 << c1
-            if x1:
-                if v2 > v1:
-                    v1 = v2
-                if v1 > a1:
-                    a1 = v1
-            else:
-                if v2 < v1:
-                    v1 = v2
-                if v1 < b1:
-                    b1 = v1
+            v1, a1, b1 = _minimax_step(x1, v2, v1, a1, b1)
             if a1 >= b1:
                 break
         h[s0] ^= 1 << c0
-        if x0:
-            if v1 > v0:
-                v0 = v1
-            if v0 > a0:
-                a0 = v0
-        else:
-            if v1 < v0:
-                v0 = v1
-            if v0 < b0:
-                b0 = v0
+        v0, a0, b0 = _minimax_step(x0, v1, v0, a0, b0)
         if a0 >= b0:
             break
     return v0
@@ -1057,57 +1038,21 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
                                              4 * (cards - 1))
                         v += u
                     h[s3] ^= 1 << c3
-                    if x3:
-                        if v > v3:
-                            v3 = v
-                        if v3 > a3:
-                            a3 = v3
-                    else:
-                        if v < v3:
-                            v3 = v
-                        if v3 < b3:
-                            b3 = v3
+                    v3, a3, b3 = _minimax_step(x3, v, v3, a3, b3)
                     if a3 >= b3:
                         break
                 h[s2] ^= 1 << c2
-                if x2:
-                    if v3 > v2:
-                        v2 = v3
-                    if v2 > a2:
-                        a2 = v2
-                else:
-                    if v3 < v2:
-                        v2 = v3
-                    if v2 < b2:
-                        b2 = v2
+                v2, a2, b2 = _minimax_step(x2, v3, v2, a2, b2)
                 if a2 >= b2:
                     break
             h[s1] ^= 1 << c1
-            if x1:
-                if v2 > v1:
-                    v1 = v2
-                if v1 > a1:
-                    a1 = v1
-            else:
-                if v2 < v1:
-                    v1 = v2
-                if v1 < b1:
-                    b1 = v1
+            v1, a1, b1 = _minimax_step(x1, v2, v1, a1, b1)
             if a1 >= b1:
                 break
         h[s0] ^= 1 << c0
-        if x0:
-            if v1 > v0:
-                v0 = v1
-                bestc = c0
-            if v0 > a0:
-                a0 = v0
-        else:
-            if v1 < v0:
-                v0 = v1
-                bestc = c0
-            if v0 < b0:
-                b0 = v0
+        if (v1 > v0) if x0 else (v1 < v0):
+            bestc = c0
+        v0, a0, b0 = _minimax_step(x0, v1, v0, a0, b0)
         if a0 >= b0:
             break
     return v0, bestc
