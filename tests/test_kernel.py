@@ -212,3 +212,20 @@ def test_stock_poll_is_not_a_card_play_position() -> None:
         deal.apply(deal.legal_actions()[-1])
     with pytest.raises(K.NotCardPlayPositionError):
         K.from_deal(deal)
+
+
+@pytest.mark.parametrize("variant", sorted(K.UNMODELLED))
+def test_unmodelled_card_play_is_refused(variant: str) -> None:
+    """Cabrón and subastado play by rules the kernel does not model yet: a clear refusal
+    naming the game, never a state that plays them wrongly."""
+    for seed in range(50):
+        deal = tute.Deal.new(variant, seed=seed)
+        while not deal.is_over() and not any(isinstance(a, tute.Card)
+                                             for a in deal.legal_actions()):
+            acts = deal.legal_actions()  # bid rather than pass: someone must play
+            deal.apply(acts[1] if str(acts[0]) == "pass" and len(acts) > 1 else acts[0])
+        if not deal.is_over():
+            break
+    assert not deal.is_over()
+    with pytest.raises(K.NotCardPlayPositionError, match=variant):
+        K.from_deal(deal)

@@ -282,9 +282,23 @@ def test_arrastrado_refusals(solver: Solver) -> None:
         solver.wins(deal, 0)
     with pytest.raises(SolverError):
         solver.value(deal, hero=3)
-    cabron = tute.Deal.new("tute_cabron", seed=1)
-    with pytest.raises((UnsupportedPositionError, NotCardPlayPositionError)):
-        solver.value(cabron)
+    for variant in ("tute_cabron", "tute_subastado"):
+        other = _first_card_play(variant)
+        with pytest.raises(UnsupportedPositionError, match=variant):
+            solver.value(other)
+
+
+def _first_card_play(variant: str) -> tute.Deal:
+    """A seeded deal of ``variant`` played (first legal action) up to its first card."""
+    for seed in range(50):
+        deal = tute.Deal.new(variant, seed=seed)
+        while not deal.is_over() and not any(isinstance(a, tute.Card)
+                                             for a in deal.legal_actions()):
+            acts = deal.legal_actions()  # bid rather than pass: someone must play
+            deal.apply(acts[1] if str(acts[0]) == "pass" and len(acts) > 1 else acts[0])
+        if not deal.is_over():
+            return deal
+    raise AssertionError(f"no {variant} deal reached its card play")
 
 
 def _marriages_out(deal: tute.Deal) -> list[bool]:

@@ -4,9 +4,11 @@ A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) 
 its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
-The kernel covers the card-play phases of every playable variant: the whole of Tute por
-parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
-and exchanging the upcard are not: those positions stay with the core). Tute arrastrado (three
+The kernel covers the card-play phases of the playable variants except Tute cabrón and Tute
+subastado (:data:`UNMODELLED`: :func:`from_deal` refuses them with a clear error rather than
+model them wrongly): the whole of Tute por parejas, and the arrastre of the stock games
+(stock-phase legality is there too, but drawing and exchanging the upcard are not: those
+positions stay with the core). Tute arrastrado (three
 or four individual players) is covered after its table-card exchanges: the trick has
 ``C_N`` cards, play passes to the next seat, points are kept per rule side (``C_SIDE*``: one
 per seat there) and ``C_OBJ*`` groups the seats into the two objective sides of the solver
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from ..deal import Deal
 
 __all__ = [
+    "UNMODELLED",
     "NotCardPlayPositionError",
     "action_code",
     "action_str",
@@ -69,6 +72,15 @@ __all__ = [
     "popcount",
     "trick_winner_pos",
 ]
+
+#: variants whose card play the kernel does not model yet, and what it lacks for them
+UNMODELLED = {
+    "tute_cabron": "no trump until a king and its caballo fall in one trick, cantes by the "
+                   "cards of a trick",
+    "tute_subastado": "the idle dealer's seat, the declarer against the two defenders, "
+                      "cantes of the declarer only",
+}
+
 
 class NotCardPlayPositionError(TuteError):
     """The position is not one of the kernel's: a stock-phase poll, a dealt-tute poll, ..."""
@@ -133,6 +145,10 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
         )
     if deal._draw_pending:
         raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
+    if deal.variant.id in UNMODELLED:
+        raise NotCardPlayPositionError(
+            f"the kernel does not model the card play of {deal.variant.id} yet "
+            f"({UNMODELLED[deal.variant.id]})")
     if hero is None:
         hero = deal.to_move if deal.to_move is not None else 0
     cfg = make_config(deal.variant, deal.options, None if deal.trump is None else int(deal.trump),
