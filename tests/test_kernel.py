@@ -23,7 +23,7 @@ from tute.rules import available_declarations, legal_mask, trick_winner
 pytest.importorskip("numba")
 
 VARIANTS = ("tute_parejas", "guinote", "tute_2p_habanero", "tute_2p_corriente", "guinote_2p",
-            "tute_arrastrado_3p")
+            "tute_arrastrado_3p", "tute_cabron")
 STOCK_RULES = ("free", "follow_trump_lead", "follow_suit", "full")
 FORTY = ("enforce", "forfeit", "off")
 DECL_NAMES = {0: "cuarenta", 1: "veinte:o", 2: "veinte:c", 3: "veinte:e", 4: "veinte:b",
@@ -50,7 +50,8 @@ def random_states(variant: str, count: int, seed: int) -> dict[str, np.ndarray]:
         "hand": hand,
         "trick": trick,
         "tlen": tlen,
-        "trump": rng.integers(0, 4, count),
+        # Tute cabrón plays without trumps (-1) until its first cante
+        "trump": rng.integers(-1 if variant == "tute_cabron" else 0, 4, count),
         "flags": rng.integers(0, 1 << 10, count),
         "sung": rng.integers(0, 16, count),
     }
@@ -69,7 +70,9 @@ def check_random_states(variant: str, count: int, seed: int) -> int:
         hand = int(data["hand"][i])
         tl = int(data["tlen"][i])
         trick = [int(c) for c in data["trick"][i, :tl]]
-        trump = int(data["trump"][i])
+        trump: int | None = int(data["trump"][i])
+        if trump is not None and trump < 0:
+            trump = None
         f = int(data["flags"][i])
         stock = bool(f & 1) and var.stock
         seat_pos = tl  # the mover is the tl-th player of the trick
@@ -121,6 +124,7 @@ OPTION_SETS = {
     "tute_arrastrado_3p": [{}, {"forty_first": "forfeit", "must_undertrump": True},
                            {"cante_restriction": "forfeit_if_skipped_first"},
                            {"cante_restriction": "first_win_only", "players": 4}],
+    "tute_cabron": [{}, {"players": 4}, {"players": 4, "must_undertrump": True}],
 }
 
 
@@ -229,3 +233,22 @@ def test_unmodelled_card_play_is_refused(variant: str) -> None:
     assert not deal.is_over()
     with pytest.raises(K.NotCardPlayPositionError, match=variant):
         K.from_deal(deal)
+
+
+def test_cabron_two_cantes_in_one_trick_follow_the_order_they_fell() -> None:
+    """Tute cabrón: when two kings and their caballos fall in one trick, the pair completed
+    first is the 40 that fixes trumps, the other a 20 (as the core rules)."""
+    hands = [["Ro", "2o", "4o", "5o", "6o", "7o", "So", "3o", "Ao", "2c"],
+             ["Cc", "7e", "Se", "Ce", "Re", "3e", "Ae", "2b", "4b", "5b"],
+             ["Rc", "6b", "7b", "Sb", "Cb", "Rb", "3b", "Ab", "Sc", "3c"],
+             ["Co", "Ac", "4c", "5c", "6c", "7c", "2e", "4e", "5e", "6e"]]
+    deal = tute.Deal.new("tute_cabron", dealer=3, hands=hands, options={"players": 4})
+    assert deal.to_move == 0 and deal.trump is None
+    cfg, st = K.from_deal(deal)
+    for card in ("Ro", "Cc", "Rc", "Co"):
+        K.apply_action(st, cfg, K.action_code(card))
+        deal.apply(card)
+    assert deal.trump is not None and int(deal.trump) == 1  # copas: its pair fell first
+    _, want = K.from_deal(deal)
+    np.testing.assert_array_equal(st, want)
+    assert st[T.S_TRUMP] == 1 and st[T.S_CANTE0 + 0] == 60  # both to the winner, seat 0

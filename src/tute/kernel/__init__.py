@@ -4,15 +4,17 @@ A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) 
 its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
-The kernel covers the card-play phases of the playable variants except Tute cabrón and Tute
-subastado (:data:`UNMODELLED`: :func:`from_deal` refuses them with a clear error rather than
-model them wrongly): the whole of Tute por parejas, and the arrastre of the stock games
+The kernel covers the card-play phases of the playable variants except Tute subastado
+(:data:`UNMODELLED`: :func:`from_deal` refuses it with a clear error rather than model it
+wrongly): the whole of Tute por parejas, and the arrastre of the stock games
 (stock-phase legality is there too, but drawing and exchanging the upcard are not: those
 positions stay with the core). Tute arrastrado (three
 or four individual players) is covered after its table-card exchanges: the trick has
 ``C_N`` cards, play passes to the next seat, points are kept per rule side (``C_SIDE*``: one
 per seat there) and ``C_OBJ*`` groups the seats into the two objective sides of the solver
-and of :func:`final_margin` (a *hero* against everybody else). The core
+and of :func:`final_margin` (a *hero* against everybody else). Tute cabrón (three or four
+players) keeps its trump in the state (``S_TRUMP``, -1 until a king and its caballo fall in
+one trick: a cante of the trick's winner, the first 40 and fixing trumps). The core
 (:class:`tute.Deal`) is the reference; ``tests/test_kernel.py`` keeps the two in agreement.
 
 >>> import tute
@@ -75,8 +77,6 @@ __all__ = [
 
 #: variants whose card play the kernel does not model yet, and what it lacks for them
 UNMODELLED = {
-    "tute_cabron": "no trump until a king and its caballo fall in one trick, cantes by the "
-                   "cards of a trick",
     "tute_subastado": "the idle dealer's seat, the declarer against the two defenders, "
                       "cantes of the declarer only",
 }
@@ -109,7 +109,7 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_RESTR] = T.RESTRICTIONS.index(options.cante_restriction)
     cfg[T.C_TUTE] = int(options.tute_enabled)
     cfg[T.C_PARTNERS] = int(variant.partnerships)
-    cfg[T.C_TOTAL] = variant.deck.bit_count() // n
+    cfg[T.C_TOTAL] = variant.layout(options)[0].bit_count() // n
     for seat in range(n):
         cfg[T.C_SIDE0 + seat] = variant.side_of(seat, options)
     nsides = variant.sides(options)
@@ -124,6 +124,9 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_MANO] = mano
     # two-player Tute declares nothing in its arrastre (§3.5); Guiñote does (§6.8)
     cfg[T.C_ARRCANTE] = int(not (variant.stock and variant.family == "tute"))
+    if variant.id == "tute_cabron":  # cantes by the cards of a trick, no windows
+        cfg[T.C_CABRON] = 1
+        cfg[T.C_ARRCANTE] = 0
     return cfg
 
 
@@ -198,6 +201,7 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
         elif True in res.last_trick:
             st[T.S_LASTSIDE] = res.last_trick.index(True)
     st[T.S_STOCK] = int(bool(deal._stock))
+    st[T.S_TRUMP] = -1 if deal.trump is None else int(deal.trump)
     return cfg, st
 
 

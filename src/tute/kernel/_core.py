@@ -17,6 +17,7 @@ from ._tables import (
     A_TUTE_SECOND,
     A_VEINTE0,
     C_ARRCANTE,
+    C_CABRON,
     C_CANTEBY,
     C_EXEMPT,
     C_FAMILY,
@@ -56,6 +57,7 @@ from ._tables import (
     S_TLEN,
     S_TOMOVE,
     S_TOPLED,
+    S_TRUMP,
     S_TUTESEAT,
     S_WDECL,
     S_WINDOW,
@@ -215,8 +217,14 @@ def legal_mask_state(st: np.ndarray, cfg: np.ndarray) -> int:
     if tlen > 0 and cfg[C_PARTNERS] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0:
         pw = 1
     return legal_cards(st[S_H0 + seat], tlen, lead_suit, st[S_BEST], st[S_RUFFED],
-                       st[S_TOPLED], pw, st[S_STOCK], cfg[C_TRUMP], cfg[C_FAMILY],
+                       st[S_TOPLED], pw, st[S_STOCK], _trump(st, cfg), cfg[C_FAMILY],
                        cfg[C_EXEMPT], cfg[C_UNDER], cfg[C_HEAD], cfg[C_STOCKRULE])
+
+
+@njit(cache=True)
+def _trump(st: np.ndarray, cfg: np.ndarray) -> int:
+    """The trump suit (-1: none): the rules' one, or in Tute cabrón the state's."""
+    return st[S_TRUMP] if cfg[C_CABRON] != 0 else cfg[C_TRUMP]
 
 
 @njit(cache=True)
@@ -297,6 +305,47 @@ def _open_window(st: np.ndarray, cfg: np.ndarray, winner: int, first_win: bool) 
 
 
 @njit(cache=True)
+def _cabron_cantes(st: np.ndarray, cfg: np.ndarray, side: int) -> None:
+    """Tute cabrón: each king and mate of one suit in the finished trick are a cante of its
+    winner's ``side``, in the order their second card fell; the first of the deal is 40 and
+    makes that suit trumps, the others 20."""
+    n = cfg[C_N]
+    mpos = MARRIAGE_POS[cfg[C_FAMILY]]
+    # (position in the trick of the pair's second card, suit), at most two pairs in a trick
+    k1 = -1
+    s1 = -1
+    s2 = -1
+    for suit in range(4):
+        pk = -1
+        pm = -1
+        for i in range(n):
+            c = st[S_T0 + i]
+            if c == 10 * suit + 7:
+                pk = i
+            elif c == 10 * suit + mpos:
+                pm = i
+        if pk >= 0 and pm >= 0:
+            key = max(pk, pm)
+            if s1 < 0:
+                k1, s1 = key, suit
+            elif key < k1:
+                s2 = s1
+                k1, s1 = key, suit
+            else:
+                s2 = suit
+    for j in range(2):
+        suit = s1 if j == 0 else s2
+        if suit < 0:
+            break
+        if st[S_TRUMP] < 0:
+            st[S_TRUMP] = suit
+            st[S_CANTE0 + side] += 40
+        else:
+            st[S_CANTE0 + side] += 20
+        st[S_SUNG] |= 1 << suit
+
+
+@njit(cache=True)
 def _end_trick(st: np.ndarray, cfg: np.ndarray) -> None:
     n = cfg[C_N]
     fam = cfg[C_FAMILY]
@@ -307,6 +356,8 @@ def _end_trick(st: np.ndarray, cfg: np.ndarray) -> None:
     side = cfg[C_SIDE0 + winner]
     st[S_PTS0 + side] += pts
     st[S_SIDETRICKS0 + side] += 1
+    if cfg[C_CABRON] != 0:
+        _cabron_cantes(st, cfg, side)
     st[S_DONE] += 1
     st[S_TLEN] = 0
     for i in range(n):  # a canonical empty trick, so that states compare equal
@@ -348,7 +399,7 @@ def play_card(st: np.ndarray, cfg: np.ndarray, c: int) -> None:
             if (HIGHER[fam, best] >> c) & 1:
                 st[S_BEST] = c
                 st[S_BESTSEAT] = seat
-        elif c // 10 == cfg[C_TRUMP]:
+        elif c // 10 == _trump(st, cfg):
             st[S_BEST] = c
             st[S_BESTSEAT] = seat
             st[S_RUFFED] = 1

@@ -39,7 +39,8 @@ S_TUTESEAT: Final = 33  # seat that sang a tute, or -1
 S_LASTSIDE: Final = 34  # rule side that took the last trick, or -1
 S_SIDETRICKS0: Final = 35  # tricks won per rule side: slots 35..38
 S_STOCK: Final = 39  # 1 while the trick is a stock-phase trick (legality only)
-S_SIZE: Final = 40
+S_TRUMP: Final = 40  # Tute cabrón: the trump suit, -1 until the first cante fixes it
+S_SIZE: Final = 41
 
 # ---- config slots -----------------------------------------------------------------------------
 C_N: Final = 0  # seats
@@ -65,7 +66,10 @@ C_ARRCANTE: Final = 21  # 1: a declaration window follows the tricks played with
 #: margin (:func:`tute.kernel._playout.final_margin`, the solver's value), 1 for the others.
 #: The rule side when there are two; with more (arrastrado) {the hero} against the rest.
 C_OBJ0: Final = 22
-C_SIZE: Final = 26
+#: Tute cabrón: the trump is the state's (``S_TRUMP``); a king and its mate falling in one
+#: trick are a cante of the trick's winner, the first one 40 and fixing trumps (no windows)
+C_CABRON: Final = 26
+C_SIZE: Final = 27
 
 STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
 CANTE_BY: Final = ("trick_winner", "winning_side_one", "winning_side_each")
