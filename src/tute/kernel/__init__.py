@@ -4,9 +4,8 @@ A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) 
 its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
-The kernel covers the card-play phases of the playable variants except Tute subastado
-(:data:`UNMODELLED`: :func:`from_deal` refuses it with a clear error rather than model it
-wrongly): the whole of Tute por parejas, and the arrastre of the stock games
+The kernel covers the card-play phases of every playable variant: the whole of Tute por
+parejas, and the arrastre of the stock games
 (stock-phase legality is there too, but drawing and exchanging the upcard are not: those
 positions stay with the core). Tute arrastrado (three
 or four individual players) is covered after its table-card exchanges: the trick has
@@ -14,7 +13,10 @@ or four individual players) is covered after its table-card exchanges: the trick
 per seat there) and ``C_OBJ*`` groups the seats into the two objective sides of the solver
 and of :func:`final_margin` (a *hero* against everybody else). Tute cabrón (three or four
 players) keeps its trump in the state (``S_TRUMP``, -1 until a king and its caballo fall in
-one trick: a cante of the trick's winner, the first 40 and fixing trumps). The core
+one trick: a cante of the trick's winner, the first 40 and fixing trumps). Tute subastado
+plays with its active seats only (``C_K`` cards a trick, ``C_NXT*`` the next active seat: the
+dealer sits out with ``seats=4``), each seat a side, the declarer's cantes alone counting
+(``C_DECLARER``) and the widow's discard counted for the declarer from the start. The core
 (:class:`tute.Deal`) is the reference; ``tests/test_kernel.py`` keeps the two in agreement.
 
 >>> import tute
@@ -53,7 +55,6 @@ if TYPE_CHECKING:
     from ..deal import Deal
 
 __all__ = [
-    "UNMODELLED",
     "NotCardPlayPositionError",
     "action_code",
     "action_str",
@@ -74,13 +75,6 @@ __all__ = [
     "popcount",
     "trick_winner_pos",
 ]
-
-#: variants whose card play the kernel does not model yet, and what it lacks for them
-UNMODELLED = {
-    "tute_subastado": "the idle dealer's seat, the declarer against the two defenders, "
-                      "cantes of the declarer only",
-}
-
 
 class NotCardPlayPositionError(TuteError):
     """The position is not one of the kernel's: a stock-phase poll, a dealt-tute poll, ..."""
@@ -110,6 +104,11 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_TUTE] = int(options.tute_enabled)
     cfg[T.C_PARTNERS] = int(variant.partnerships)
     cfg[T.C_TOTAL] = variant.layout(options)[0].bit_count() // n
+    # every seat active, in seat order (from_deal sets a deal's own: subastado's idle seat)
+    cfg[T.C_K] = n
+    for seat in range(n):
+        cfg[T.C_NXT0 + seat] = (seat + 1) % n
+    cfg[T.C_DECLARER] = -1
     for seat in range(n):
         cfg[T.C_SIDE0 + seat] = variant.side_of(seat, options)
     nsides = variant.sides(options)
@@ -148,14 +147,19 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
         )
     if deal._draw_pending:
         raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
-    if deal.variant.id in UNMODELLED:
-        raise NotCardPlayPositionError(
-            f"the kernel does not model the card play of {deal.variant.id} yet "
-            f"({UNMODELLED[deal.variant.id]})")
     if hero is None:
         hero = deal.to_move if deal.to_move is not None else 0
     cfg = make_config(deal.variant, deal.options, None if deal.trump is None else int(deal.trump),
                       deal.mano, hero)
+    if deal._k != cfg[T.C_N]:  # subastado with an idle seat (the dealer's, or the bidder's)
+        cfg[T.C_K] = deal._k
+        cfg[T.C_TOTAL] = len(deal.tricks) + (sum(h.bit_count() for h in deal._hands)
+                                              + len(deal._trick)) // deal._k
+    for seat in range(cfg[T.C_N]):
+        cfg[T.C_NXT0 + seat] = deal._nxt[seat]
+    if deal.variant.id == "tute_subastado" and deal._contract is not None and (
+            deal.options.cantes_declarer_only):
+        cfg[T.C_DECLARER] = deal._contract[0]
     st = np.zeros(T.S_SIZE, dtype=np.int64)
     for seat, h in enumerate(deal._hands):
         st[T.S_H0 + seat] = h
@@ -181,6 +185,8 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
     st[T.S_FORFEIT] = deal._side_forfeit
     for side, p in enumerate(deal._points):
         st[T.S_PTS0 + side] = p
+    if deal._discard >= 0 and deal._contract is not None:  # subastado's widow discard
+        st[T.S_PTS0 + deal.side_of(deal._contract[0])] += deal.order.points[deal._discard]
     for seat, _decl, p in deal._cantes:
         st[T.S_CANTE0 + deal.side_of(seat)] += p
     st[T.S_DONE] = len(deal._completed)

@@ -19,11 +19,14 @@ from ._tables import (
     C_ARRCANTE,
     C_CABRON,
     C_CANTEBY,
+    C_DECLARER,
     C_EXEMPT,
     C_FAMILY,
     C_FORTY,
     C_HEAD,
+    C_K,
     C_N,
+    C_NXT0,
     C_PARTNERS,
     C_RESTR,
     C_SIDE0,
@@ -289,6 +292,10 @@ def _open_window(st: np.ndarray, cfg: np.ndarray, winner: int, first_win: bool) 
         st[S_WINDOW] = 0
         st[S_WSEATS] = 0
         return
+    if cfg[C_DECLARER] >= 0 and winner != cfg[C_DECLARER]:  # subastado: the declarer's only
+        st[S_WINDOW] = 0
+        st[S_WSEATS] = 0
+        return
     seats = 1 << winner
     partner = -1
     if cfg[C_CANTEBY] != 0 and cfg[C_PARTNERS] != 0:
@@ -309,7 +316,7 @@ def _cabron_cantes(st: np.ndarray, cfg: np.ndarray, side: int) -> None:
     """Tute cabrón: each king and mate of one suit in the finished trick are a cante of its
     winner's ``side``, in the order their second card fell; the first of the deal is 40 and
     makes that suit trumps, the others 20."""
-    n = cfg[C_N]
+    n = cfg[C_K]
     mpos = MARRIAGE_POS[cfg[C_FAMILY]]
     # (position in the trick of the pair's second card, suit), at most two pairs in a trick
     k1 = -1
@@ -347,7 +354,7 @@ def _cabron_cantes(st: np.ndarray, cfg: np.ndarray, side: int) -> None:
 
 @njit(cache=True)
 def _end_trick(st: np.ndarray, cfg: np.ndarray) -> None:
-    n = cfg[C_N]
+    n = cfg[C_K]
     fam = cfg[C_FAMILY]
     winner = st[S_BESTSEAT]
     pts = 0
@@ -407,8 +414,8 @@ def play_card(st: np.ndarray, cfg: np.ndarray, c: int) -> None:
         if c // 10 == top // 10 and (HIGHER[fam, top] >> c) & 1:
             st[S_TOPLED] = c
     st[S_TLEN] = tlen + 1
-    if tlen + 1 < cfg[C_N]:
-        st[S_TOMOVE] = (seat + 1) % cfg[C_N]
+    if tlen + 1 < cfg[C_K]:
+        st[S_TOMOVE] = cfg[C_NXT0 + seat]
     else:
         _end_trick(st, cfg)
 

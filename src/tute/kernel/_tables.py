@@ -69,7 +69,13 @@ C_OBJ0: Final = 22
 #: Tute cabrón: the trump is the state's (``S_TRUMP``); a king and its mate falling in one
 #: trick are a cante of the trick's winner, the first one 40 and fixing trumps (no windows)
 C_CABRON: Final = 26
-C_SIZE: Final = 27
+#: cards per trick: the active seats (Tute subastado with ``seats=4``: the dealer sits out)
+C_K: Final = 27
+#: the seat that plays after seat s (slots 28..31): the next active one
+C_NXT0: Final = 28
+#: Tute subastado: the declarer, whose cantes alone count (``cantes_declarer_only``), or -1
+C_DECLARER: Final = 32
+C_SIZE: Final = 33
 
 STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
 CANTE_BY: Final = ("trick_winner", "winning_side_one", "winning_side_each")

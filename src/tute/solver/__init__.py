@@ -52,7 +52,7 @@ import numba
 import numpy as np
 
 from ..errors import TuteError
-from ..kernel import UNMODELLED, NotCardPlayPositionError, from_deal
+from ..kernel import NotCardPlayPositionError, from_deal
 from ..kernel import _tables as T
 from ._search import (
     HELPER_MOBILITY,
@@ -258,10 +258,6 @@ class Solver:
         if hero is not None and (isinstance(hero, bool) or not isinstance(hero, int)
                                  or not 0 <= hero < deal.seats):
             raise SolverError(f"invalid hero {hero!r}: expected a seat 0..{deal.seats - 1}")
-        if deal.variant.id in UNMODELLED:
-            raise UnsupportedPositionError(
-                f"{deal.variant.id}: the card play of this game is not supported by the solver "
-                f"({UNMODELLED[deal.variant.id]})")
         cfg, st = from_deal(deal, hero)
         if st[T.S_OVER]:
             return cfg, st
