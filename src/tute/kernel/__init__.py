@@ -5,19 +5,18 @@ its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declar
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
 The kernel covers the card-play phases of every playable variant: the whole of Tute por
-parejas, and the arrastre of the stock games
-(stock-phase legality is there too, but drawing and exchanging the upcard are not: those
-positions stay with the core). Tute arrastrado (three
-or four individual players) is covered after its table-card exchanges: the trick has
-``C_N`` cards, play passes to the next seat, points are kept per rule side (``C_SIDE*``: one
-per seat there) and ``C_OBJ*`` groups the seats into the two objective sides of the solver
-and of :func:`final_margin` (a *hero* against everybody else). Tute cabrón (three or four
-players) keeps its trump in the state (``S_TRUMP``, -1 until a king and its caballo fall in
-one trick: a cante of the trick's winner, the first 40 and fixing trumps). Tute subastado
-plays with its active seats only (``C_K`` cards a trick, ``C_NXT*`` the next active seat: the
-dealer sits out with ``seats=4``), each seat a side, the declarer's cantes alone counting
-(``C_DECLARER``) and the widow's discard counted for the declarer from the start. The core
-(:class:`tute.Deal`) is the reference; ``tests/test_kernel.py`` keeps the two in agreement.
+parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
+and exchanging the upcard are not: those positions stay with the core). A trick has ``C_K``
+cards (the active seats) and play passes to ``C_NXT0 + seat``. Tute arrastrado (three or four
+individual players) is covered after its table-card exchanges: points are kept per rule side
+(``C_SIDE*``: one per seat there) and ``C_OBJ*`` groups the seats into the two objective sides
+of the solver and of :func:`final_margin` (a *hero* against everybody else). Tute cabrón (three
+or four players) keeps its trump in the state (``S_TRUMP``, -1 until a king and its caballo
+fall in one trick: a cante of the trick's winner, the first 40 and fixing trumps). Tute
+subastado plays with its active seats only (the dealer sits out with ``seats=4``), each seat a
+side, the declarer's cantes alone counting (``C_DECLARER``) and the widow's discard counted for
+the declarer from the start. The core (:class:`tute.Deal`) is the reference;
+``tests/test_kernel.py`` keeps the two in agreement.
 
 >>> import tute
 >>> from tute import kernel
