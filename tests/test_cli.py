@@ -6,38 +6,23 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 import tute
+from casefile import load_cases
 from tute.cli import _bot_choice, _reason, app
 from tute.match import Match
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cases_file() -> Path:
-    shared = os.environ.get("TUTE_SHARED")
-    base = Path(shared).expanduser() if shared else ROOT.parent / "shared"
-    return base / "rules" / "rule_cases.md"
-
-
-def _load_cases() -> list[dict[str, Any]]:
-    path = _cases_file()
-    if not path.is_file():
-        raise RuntimeError(f"rule cases not found at {path}; set TUTE_SHARED to the shared folder")
-    blocks = re.findall(r"^```yaml[ \t]*\n(.*?)^```", path.read_text("utf-8"), re.S | re.M)
-    return [yaml.safe_load(b) for b in blocks]
-
-
-CASES = _load_cases()
+CASES = load_cases()
 PLAYABLE = [v.id for v in tute.VARIANTS.values() if v.playable]
 
 
