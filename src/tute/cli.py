@@ -43,7 +43,15 @@ from .scoring import (
     winner_3p,
 )
 from .shuffle import derive_seed, new_seed, randbelow
-from .variants import OPTION_SPECS, VARIANTS, MatchSpec, Options, Variant, find_variant
+from .variants import (
+    OPTION_SPECS,
+    VARIANTS,
+    MatchSpec,
+    Options,
+    OptionSpec,
+    Variant,
+    find_variant,
+)
 
 __all__ = ["app", "legal_line", "main", "score_line"]
 
@@ -1250,6 +1258,14 @@ def _json_value(value: Any) -> Any:
     return value.to_json() if isinstance(value, MatchSpec) else value
 
 
+def _option_range(spec: OptionSpec) -> dict[str, Any]:
+    """``range``: [lo, hi] of an integer option; {"deals": [..], "games": [..]} of a match."""
+    ranges = spec.ranges()
+    if spec.kind == "match":
+        return {"range": {k.partition(".")[2]: list(r) for k, r in ranges.items()}}
+    return {"range": list(ranges[spec.name])} if ranges else {}
+
+
 @_command("variants")
 def variants_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (options included).")
@@ -1265,7 +1281,8 @@ def variants_command(
             "summary": v.summary,
             "options": {name: {"domain": OPTION_SPECS[name].describe(),
                                "default": _json_value(getattr(v.defaults, name)),
-                               "doc": OPTION_SPECS[name].doc}
+                               "doc": OPTION_SPECS[name].doc,
+                               **_option_range(OPTION_SPECS[name])}
                         for name in v.option_names},
         } for v in VARIANTS.values()], ensure_ascii=False))
         return
