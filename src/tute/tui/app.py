@@ -114,7 +114,8 @@ class SetupScreen(Screen[None]):
         opps = self.query_one("#opponents", Vertical)
         await opps.remove_children()
         n = var.seat_count(var.defaults)
-        names = sorted({*LEVELS, *BOTS}, key=lambda x: (x not in LEVELS, x))
+        names = sorted({*LEVELS, *(n for n, b in BOTS.items() if b.at_table)},
+                       key=lambda x: (x not in LEVELS, x))
         rows = []
         for s in range(1, n):
             rel = ""
