@@ -4,6 +4,11 @@ Data commands (``legal``, ``score``) read JSON Lines on stdin and answer one lin
 line; the others replay records, deal, list variants, let random bots play, show a demo match
 and run a line-based terminal game. Bad input exits with status 2 and a one-line message that
 names the bad field; no command ever prints a traceback.
+
+Every byte read from stdin or a file goes through one bounded reader and one JSON loader: a
+JSON line holds at most 1 MB (``MAX_LINE_BYTES``; a longer line is answered with an error and
+skipped), a record at most 16 MB (``MAX_RECORD_BYTES``), JSON nests at most 32 levels
+(``MAX_JSON_DEPTH``), and a message quotes at most 60 characters of a bad value.
 """
 
 from __future__ import annotations
@@ -12,13 +17,14 @@ import functools
 import json
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, BinaryIO, Final, NoReturn, Protocol, TypeVar
 
 import typer
 
@@ -29,7 +35,7 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .match import Match
-from .records import deal_from_record, match_from_record, parse_record_text
+from .records import deal_from_record, match_from_record
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     cabron_losers,
@@ -74,8 +80,33 @@ def _bad(message: str) -> NoReturn:
     raise InputError(message)
 
 
+_QUOTE_MAX: Final = 60  # characters of a bad input value quoted in a message
+_MESSAGE_MAX: Final = 1000  # characters of a whole message (valid-value lists included)
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'" r'|"(?:[^"\\\n]|\\.)*"')  # Python reprs
+
+
+def _q(value: Any) -> str:
+    """``repr(value)`` cut to a short prefix: a bad 50 MB value is not echoed back."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past str()'s digit limit, a deep nesting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _QUOTE_MAX else text[:_QUOTE_MAX] + "…"
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """An error message on one line. A long one (the engine's messages quote values whole)
+    gets every quoted piece cut to a short prefix, and at most ``_MESSAGE_MAX`` characters."""
+    line = " ".join(str(text).split())
+    if len(line) <= _MESSAGE_MAX:
+        return line
+    if len(line) > 4 * _MESSAGE_MAX:  # keep the regex below on a short text
+        line = line[:3 * _MESSAGE_MAX] + " … " + line[-_MESSAGE_MAX:]
+    line = _QUOTED.sub(lambda m: m[0] if len(m[0]) <= _QUOTE_MAX + 2
+                       else m[0][:_QUOTE_MAX + 1] + "…" + m[0][0], line)
+    if len(line) > _MESSAGE_MAX:
+        line = line[:_MESSAGE_MAX * 2 // 3] + " … " + line[-_MESSAGE_MAX // 3:]
+    return line
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -158,16 +189,16 @@ def _field(obj: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
 
 def _int(value: Any, field: str, lo: int = 0, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        _bad(f"field {field!r}: expected an integer, got {value!r}")
+        _bad(f"field {field!r}: expected an integer, got {_q(value)}")
     if value < lo or (hi is not None and value > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        _bad(f"field {field!r}: {value} is out of range ({span})")
+        _bad(f"field {field!r}: {_q(value)} is out of range ({span})")
     return value
 
 
 def _bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        _bad(f"field {field!r}: expected true or false, got {value!r}")
+        _bad(f"field {field!r}: expected true or false, got {_q(value)}")
     return value
 
 
@@ -183,7 +214,8 @@ def _seat(value: Any, field: str, n: int) -> int:
     if isinstance(value, str) and value.lower().startswith("seat") and value[4:].isdigit():
         value = int(value[4:])
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        _bad(f"field {field!r}: invalid seat {value!r}: expected 0..{n - 1} or seat0..seat{n - 1}")
+        _bad(f"field {field!r}: invalid seat {_q(value)}: expected 0..{n - 1} or "
+             f"seat0..seat{n - 1}")
     return value
 
 
@@ -197,7 +229,7 @@ def _variant_and_options(data: Mapping[str, Any]) -> tuple[Variant, Options]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        _bad(f"field 'options': expected an object of option flags, got {options!r}")
+        _bad(f"field 'options': expected an object of option flags, got {_q(options)}")
     if "players" in data and "players" not in options:  # S22 writes it at the top level
         options = {**options, "players": data["players"]}
     try:
@@ -223,7 +255,7 @@ def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
                 known is _SCORE_KEYS and isinstance(key, str) and key.startswith("seat")
                 and key[4:].isdigit()):
             continue
-        _bad(f"unknown field {key!r}; valid fields: {', '.join(sorted(known))}")
+        _bad(f"unknown field {_q(key)}; valid fields: {', '.join(sorted(known))}")
 
 
 def _pack(variant: Variant, opts: Options) -> int:
@@ -237,19 +269,154 @@ def _pack(variant: Variant, opts: Options) -> int:
     return variant.deck
 
 
+# =============================================================================================
+# Bounded input: every byte the commands read from stdin or a file goes through these
+
+MAX_LINE_BYTES: Final = 1 << 20  # one JSON line of tute legal / tute score
+MAX_RECORD_BYTES: Final = 16 << 20  # one record of tute replay / tute solve (a file or stdin)
+MAX_JSON_DEPTH: Final = 32  # arrays and objects inside each other; real input needs < 10
+_SKIP_MAX: Final = 64 << 20  # how far an over-long line is skipped looking for its end
+_COMMAND_MAX: Final = 64  # one command typed in the line-based game (tute play)
+
+
+class _Bytes(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+    def readline(self, size: int = ..., /) -> bytes: ...
+
+
+class _TextAsBytes:
+    """A text stream without a binary buffer (an embedding's stdin), read as UTF-8 bytes;
+    the sizes then count characters, still a bound."""
+
+    def __init__(self, text: Any):
+        self._text = text
+
+    def read(self, size: int = -1, /) -> bytes:
+        return str(self._text.read(size)).encode("utf-8", "surrogateescape")
+
+    def readline(self, size: int = -1, /) -> bytes:
+        return str(self._text.readline(size)).encode("utf-8", "surrogateescape")
+
+
+def _stdin() -> _Bytes:
+    binary: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    return binary if binary is not None else _TextAsBytes(sys.stdin)
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def _read_bounded(stream: _Bytes, limit: int, what: str) -> bytes:
+    """All of ``stream``, refused past ``limit`` bytes (one read more than the limit, so
+    /dev/zero or an endless pipe costs ``limit`` bytes, not the machine)."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{what} is larger than {_size(limit)}: not read")
+    return data
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether arrays/objects nest past MAX_JSON_DEPTH, level by level (no recursion)."""
+    level = [data] if isinstance(data, (list, dict)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_JSON_DEPTH:
+            return True
+        level = [v for node in level for v in (node.values() if isinstance(node, dict) else node)
+                 if isinstance(v, (list, dict))]
+    return False
+
+
+def _loads(text: str | bytes, error: type[TuteError] = InputError) -> Any:
+    """``json.loads`` that fails with one clear ``error`` for any bad text: invalid JSON or
+    UTF-8, nesting past MAX_JSON_DEPTH (the parser's own recursion limit included), numbers
+    too long to convert."""
+    deep = f"invalid JSON: nested more than {MAX_JSON_DEPTH} levels deep"
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise error(deep) from None
+    except json.JSONDecodeError as exc:
+        raise error(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                    ) from None
+    except UnicodeDecodeError as exc:
+        raise error(f"invalid JSON: not UTF-8 text ({exc.reason} at byte {exc.start})"
+                    ) from None
+    except ValueError as exc:  # an integer of more than 4300 digits (Python's limit)
+        raise error(f"invalid JSON: {str(exc).partition(':')[0]}") from None
+    if _too_deep(data):
+        raise error(deep)
+    return data
+
+
+def _read_record(path: str) -> dict[str, Any]:
+    """The JSON object of a record file (``-``: stdin), at most MAX_RECORD_BYTES; any bad
+    input raises RecordError."""
+    try:
+        if path == "-":
+            raw = _read_bounded(_stdin(), MAX_RECORD_BYTES, "the record on stdin")
+        else:
+            with open(path, "rb") as fh:
+                raw = _read_bounded(fh, MAX_RECORD_BYTES, f"record file {_q(path)}")
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
+    except OSError as exc:
+        _fail(f"cannot read record file {_q(path)}: {exc.strerror or exc}")
+    data = _loads(raw, RecordError)
+    if not isinstance(data, dict):
+        raise RecordError("invalid record: expected a JSON object at the top level")
+    return data
+
+
+@dataclass(frozen=True)
+class _BadLine:
+    error: str
+
+
+def _skip_line(stream: _Bytes) -> bool:
+    """Drop the rest of an over-long line; False if no end came within _SKIP_MAX bytes."""
+    skipped = 0
+    while skipped <= _SKIP_MAX:
+        chunk = stream.readline(1 << 16)
+        if not chunk or chunk.endswith(b"\n"):
+            return True
+        skipped += len(chunk)
+    return False
+
+
+def _input_lines(stream: _Bytes) -> Iterator[str | _BadLine]:
+    """The lines of ``stream`` as text, each read with at most MAX_LINE_BYTES; an over-long
+    or non-UTF-8 line comes as a _BadLine and the lines after it are still read."""
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            if not _skip_line(stream):
+                yield _BadLine(f"line longer than {_size(_SKIP_MAX)} without an end: "
+                               "the rest of the input is not read")
+                return
+            yield _BadLine(f"line longer than {_size(MAX_LINE_BYTES)}: not read")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield _BadLine(f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})")
+
+
 def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
     """Answer every non-blank stdin line with one JSON line; exit 2 if any line was bad."""
     errors = 0
-    for number, raw in enumerate(_stdin_lines(), 1):
-        if isinstance(raw, UnicodeDecodeError):
-            out: dict[str, Any] = {"error": f"line is not valid UTF-8: {raw.reason}"}
+    for number, raw in enumerate(_input_lines(_stdin()), 1):
+        if isinstance(raw, _BadLine):
+            out: dict[str, Any] = {"error": raw.error}
         else:
             if not raw.strip():
                 continue
             try:
-                out = handle(json.loads(raw))
-            except json.JSONDecodeError as exc:
-                out = {"error": f"invalid JSON: {exc.msg} at column {exc.colno}"}
+                out = handle(_loads(raw))
             except (TuteError, ValueError) as exc:
                 out = {"error": _one_line(str(exc))}
             except Exception as exc:  # unvalidated input reaching the engine: report, go on
@@ -262,18 +429,6 @@ def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
         typer.echo(json.dumps(out, ensure_ascii=False))
     if errors:
         raise typer.Exit(2)
-
-
-def _stdin_lines() -> Iterator[str | UnicodeDecodeError]:
-    binary = getattr(sys.stdin, "buffer", None)
-    if binary is None:
-        yield from sys.stdin
-        return
-    for raw in binary:
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield exc
 
 
 # =============================================================================================
@@ -292,7 +447,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     if phase is None:
         phase = "obligated"
     if phase not in ("obligated", "stock"):
-        _bad(f"field 'phase': invalid phase {phase!r}: expected 'obligated' or 'stock'")
+        _bad(f"field 'phase': invalid phase {_q(phase)}: expected 'obligated' or 'stock'")
     if phase == "stock" and not variant.stock:
         _bad(f"field 'phase': {variant.id} has no stock, so no 'stock' phase; use 'obligated'")
     pack = _pack(variant, opts)
@@ -311,7 +466,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     if raw_trick is None:
         raw_trick = []
     if not isinstance(raw_trick, list):
-        _bad(f"field 'trick': expected a list of [seat, card], got {raw_trick!r}")
+        _bad(f"field 'trick': expected a list of [seat, card], got {_q(raw_trick)}")
     if len(raw_trick) >= n:
         _bad(f"field 'trick': holds {len(raw_trick)} cards but {variant.id} is played by {n}, "
              "so nobody is left to play")
@@ -319,7 +474,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     for i, entry in enumerate(raw_trick):
         field = f"trick[{i}]"
         if not isinstance(entry, list) or len(entry) != 2:
-            _bad(f"field {field!r}: expected [seat, card], got {entry!r}")
+            _bad(f"field {field!r}: expected [seat, card], got {_q(entry)}")
         seat, card = _seat(entry[0], field, n), _card(entry[1], field)
         if trick and seat != (trick[-1][0] + 1) % n:
             _bad(f"field {field!r}: seat {seat} cannot play after seat {trick[-1][0]}; "
@@ -336,7 +491,7 @@ def legal_line(data: Any) -> dict[str, Any]:
         to_play = after
     raw_hand = _field(data, "hand")
     if not isinstance(raw_hand, list):
-        _bad(f"field 'hand': expected a list of cards, got {raw_hand!r}")
+        _bad(f"field 'hand': expected a list of cards, got {_q(raw_hand)}")
     hand = []
     for i, text in enumerate(raw_hand):
         card = _card(text, f"hand[{i}]")
@@ -383,13 +538,13 @@ def _partners(variant: Variant, data: Mapping[str, Any], n: int) -> list[set[int
         return []
     if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
         _bad(f"field 'partners': expected null or a list of seat lists such as "
-             f"[[0, 2], [1, 3]], got {value!r}")
+             f"[[0, 2], [1, 3]], got {_q(value)}")
     groups: list[set[int]] = []
     taken: set[int] = set()
     for g in value:
         group = {_seat(s, "partners", n) for s in g}
         if group & taken or len(group) != len(g):
-            _bad(f"field 'partners': a seat appears twice in {value!r}")
+            _bad(f"field 'partners': a seat appears twice in {_q(value)}")
         taken |= group
         groups.append(group)
     return groups
@@ -402,6 +557,8 @@ def legal_command() -> None:
     Each line: {"variant", "trump", "phase": "obligated"|"stock", "trick": [[seat, card], ...],
     "to_play", "hand", optional "options" and "partners"}. Each answer:
     {"legal": [...], "why": {"<card>": "<reason>"}} or {"error": "..."} (then exit status 2).
+    A line holds at most 1 MB (a longer one is answered with an error and skipped) and JSON
+    nested at most 32 levels deep.
     """
     _json_lines(legal_line)
 
@@ -424,7 +581,7 @@ class _Party:
 def _party(name: str, value: Any, field: str) -> _Party:
     if not isinstance(value, dict):
         _bad(f"field {field!r}: expected an object with card_points, cantes and last_trick, "
-             f"got {value!r}")
+             f"got {_q(value)}")
     for key in value:
         if key not in ("card_points", "cantes", "last_trick"):
             _bad(f"field '{field}.{key}': unknown; expected card_points, cantes, last_trick")
@@ -434,7 +591,7 @@ def _party(name: str, value: Any, field: str) -> _Party:
     cantes = value.get("cantes") or []
     if not isinstance(cantes, list) or any(
             isinstance(c, bool) or not isinstance(c, int) or c not in (20, 40) for c in cantes):
-        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {cantes!r}")
+        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {_q(cantes)}")
     last = _bool(value.get("last_trick", False), f"{field}.last_trick")
     return _Party(name, points, tuple(cantes), last)
 
@@ -469,7 +626,7 @@ def _check_totals(data: Mapping[str, Any], computed: Mapping[str, int]) -> None:
         return
     for name, value in computed.items():
         if name in given and given[name] != value:
-            _bad(f"field 'totals': {name} is {given[name]!r} but card points + cantes + last "
+            _bad(f"field 'totals': {name} is {_q(given[name])} but card points + cantes + last "
                  f"trick give {value}")
 
 
@@ -504,7 +661,7 @@ def _named_parties(data: Mapping[str, Any], names: Sequence[str],
         where = ""
     else:
         if not isinstance(source, dict):
-            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {source!r}")
+            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {_q(source)}")
         where = "sides."
     if not source:
         shape = ("'sides' (an object with A and B)" if list(names) == ["A", "B"]
@@ -573,7 +730,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
         return {"totals": totals, "result": result}
     mano = data.get("mano_side")
     if mano is not None and mano not in names:
-        _bad(f"field 'mano_side': expected 'A' or 'B', got {mano!r}")
+        _bad(f"field 'mano_side': expected 'A' or 'B', got {_q(mano)}")
     if values[0] == values[1] and opts.tie_break == "mano_side" and mano is None:
         _bad("field 'mano_side': needed to break the tie under tie_break=mano_side")
     out = score_partnership(values, last, opts, mano_side=names.index(mano) if mano else 0,
@@ -608,7 +765,7 @@ def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict
 def _seat_totals(data: Mapping[str, Any], names: Sequence[str], hi: int) -> dict[str, int]:
     given = _field(data, "totals")
     if not isinstance(given, dict):
-        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {given!r}")
+        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {_q(given)}")
     if set(given) != set(names):
         _bad(f"field 'totals': expected exactly {', '.join(names)} ({len(names)} players), "
              f"got {', '.join(map(str, given))}")
@@ -654,7 +811,7 @@ def _score_subastado(opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     people = opts.seats
     contract = _field(data, "contract")
     if not isinstance(contract, dict):
-        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {contract!r}")
+        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {_q(contract)}")
     for key in ("declarer", "bid"):
         if key not in contract:
             _bad(f"field 'contract.{key}': missing")
@@ -724,12 +881,12 @@ def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> d
                 took[_seat(s, "took_trick", n)] = True
         else:
             _bad(f"field 'took_trick': expected a list of seats or a map seat -> bool, "
-                 f"got {value!r}")
+                 f"got {_q(value)}")
     if "no_trick" in data:
         told = True
         value = data["no_trick"]
         if not isinstance(value, list):
-            _bad(f"field 'no_trick': expected a list of seats, got {value!r}")
+            _bad(f"field 'no_trick': expected a list of seats, got {_q(value)}")
         for s in value:
             took[_seat(s, "no_trick", n)] = False
     if "all_took_tricks" in data:
@@ -757,7 +914,8 @@ def score_command() -> None:
     "last_trick"}; subastado {"contract": {declarer, bid, trump}, "declarer": ... or
     "declarer_total", "idle_dealer", "takeover"}; cabrón {"totals", "no_trick" / "took_trick"};
     a tute: {"tute": "<side or seat>"}. Each answer: {"totals": ..., "result": ...} or
-    {"error": "..."} (then exit status 2).
+    {"error": "..."} (then exit status 2). A line holds at most 1 MB (a longer one is answered
+    with an error and skipped) and JSON nested at most 32 levels deep.
     """
     _json_lines(score_line)
 
@@ -1108,19 +1266,11 @@ def replay_command(
 ) -> None:
     """Validate a game record (a deal or a match) and print its result.
 
-    A bad record prints the index of the first illegal action and why, and exits with 2.
+    A bad record prints the index of the first illegal action and why, and exits with 2. A
+    record holds at most 16 MB and JSON nested at most 32 levels deep.
     """
-    if file == "-":
-        text: bytes = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
-            sys.stdin.read().encode())
-    else:
-        try:
-            with open(file, "rb") as fh:
-                text = fh.read()
-        except OSError as exc:
-            _fail(f"cannot read record file {file!r}: {exc.strerror or exc}")
     try:
-        data = parse_record_text(text)
+        data = _read_record(file)
         kind = data.get("kind", "deal")
         game: Deal | Match = (match_from_record(data) if kind == "match"
                               else deal_from_record(data))
@@ -1186,10 +1336,10 @@ def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         name, sep, text = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            _bad(f"invalid --option {pair!r}: expected NAME=VALUE, e.g. two_games_threshold=101")
+            _bad(f"invalid --option {_q(pair)}: expected NAME=VALUE, e.g. two_games_threshold=101")
         try:
-            out[name] = json.loads(text)
-        except json.JSONDecodeError:
+            out[name] = _loads(text)
+        except InputError:  # not JSON (or nested too deep): validation names the option
             out[name] = text
     return out
 
@@ -1405,7 +1555,7 @@ def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: 
 
     lineups = [b.strip() for b in bots.split(",") if b.strip()]
     if len(lineups) != 2:
-        _bad(f"invalid --bots {bots!r}: expected two line-ups such as 'rules,random'")
+        _bad(f"invalid --bots {_q(bots)}: expected two line-ups such as 'rules,random'")
     show = not as_json and sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -1458,7 +1608,8 @@ def serve_command(
 @_command("solve")
 def solve_command(
     record: Annotated[Path | None, typer.Argument(
-        help="A game record (it may stop mid-deal): solve the position after its actions.")
+        help="A game record (it may stop mid-deal; at most 16 MB, - for stdin): solve the "
+        "position after its actions.")
     ] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="With --seeds: the variant of the seeded deals.")] = None,
@@ -1477,7 +1628,7 @@ def solve_command(
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
     if record is not None:
-        res = cs.solve_record_file(record, tt_mb=tt_mb, threads=threads)
+        res = cs.solve_record(_read_record(str(record)), tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
         return
     if not variant or not seeds:
@@ -1548,10 +1699,19 @@ class _Quit(Exception):
 
 
 def _ask(prompt: str) -> str:
+    """One typed command, read with a bound (a command is a few characters; a longer line is
+    cut to its first _COMMAND_MAX bytes, and endless input such as /dev/zero ends the game)."""
+    typer.echo(prompt, nl=False)
+    stdin = _stdin()
     try:
-        return input(prompt)
-    except (EOFError, KeyboardInterrupt):
+        raw = stdin.readline(_COMMAND_MAX + 1)
+        if len(raw) > _COMMAND_MAX and not raw.endswith(b"\n") and not _skip_line(stdin):
+            raise _Quit
+    except KeyboardInterrupt:
         raise _Quit from None
+    if not raw:
+        raise _Quit  # end of input
+    return raw[:_COMMAND_MAX].decode("utf-8", "replace")
 
 
 @_command("play")

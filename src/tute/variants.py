@@ -123,19 +123,20 @@ class OptionSpec:
                 raise bad("expected an integer")
             return integer(value, "", self.minimum, self.maximum)
         # match
+        spec = value
         if isinstance(value, str):  # "series:6" / "race:3"
             text_mode, _, count = value.partition(":")
-            value = {"mode": text_mode,
-                     ("deals" if text_mode == "series" else "games"): count or 0}
-        if not isinstance(value, Mapping):
+            spec = {"mode": text_mode,
+                    ("deals" if text_mode == "series" else "games"): count or 0}
+        if not isinstance(spec, Mapping):
             raise bad("expected an object")
-        mode = value.get("mode")
+        mode = spec.get("mode")
         key = {"series": "deals", "race": "games"}.get(mode) if isinstance(mode, str) else None
         if key is None or not isinstance(mode, str):
             raise bad("'mode' must be 'series' or 'race'")
-        if set(value) - {"mode", key}:
-            raise bad(f"unexpected keys {_short(sorted(map(str, set(value) - {'mode', key})))}")
-        return MatchSpec(mode, integer(value.get(key), f"{key!r}: ", *MATCH_RANGES[key]))
+        if set(spec) - {"mode", key}:
+            raise bad(f"unexpected keys {_short(sorted(map(str, set(spec) - {'mode', key})))}")
+        return MatchSpec(mode, integer(spec.get(key), f"{key!r}: ", *MATCH_RANGES[key]))
 
 
 @dataclass(frozen=True)
