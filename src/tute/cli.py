@@ -1597,12 +1597,17 @@ def serve_command(
     waiting_ttl: Annotated[float, typer.Option(
         min=0.0, help="Seconds before a table still waiting for players, with nobody "
         "connected, expires (0: never).")] = 24 * 3600.0,
+    abandon_after: Annotated[float, typer.Option(
+        min=0.0, help="Seconds before a started table whose human players have all left is "
+        "stopped and stored as abandoned: its bots stop, it is not restored at startup "
+        "(0: never).")] = 30 * 60.0,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
     (TUTE_DATABASE_URL selects another database)."""
     from .server import run as run_server
 
-    run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl)
+    run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl,
+               abandon_after=abandon_after)
 
 
 @_command("solve")

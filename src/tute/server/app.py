@@ -149,7 +149,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                bot_timeout: float = 60.0, bot_delay: float = 0.8, trick_pause: float = 1.2,
                max_tables: int = 1000, create_per_minute: float = 30.0,
                ws_rate: float = 8.0, ws_burst: int = 24,
-               waiting_ttl: float = 24 * 3600.0) -> FastAPI:
+               waiting_ttl: float = 24 * 3600.0, abandon_after: float = 30 * 60.0
+               ) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -162,7 +163,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
     parse_database_url(url)  # a bad URL or a missing driver fails now, not when serving
     config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
-                         rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl)
+                         rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl,
+                         abandon_after=abandon_after)  # a started table with its humans gone
     creates = _Bucket(create_per_minute, max(5, int(create_per_minute)))
 
     @asynccontextmanager

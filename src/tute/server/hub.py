@@ -85,7 +85,7 @@ class Hub:
     def _retire(self, table: Table) -> None:
         # An idle finished table leaves memory (it can be loaded again from storage to be looked
         # at); an expired one leaves for good.
-        if table.status in ("finished", "expired") and not table._all_clients():
+        if table.status in ("finished", "expired", "abandoned") and not table._all_clients():
             self.tables.pop(table.id, None)
             self._codes.pop(table.code, None)
             asyncio.get_running_loop().create_task(table.stop())
@@ -179,7 +179,7 @@ class Hub:
         rows = await asyncio.to_thread(self.store.finished, limit)
         return [{"id": r.id, "code": r.code, "variant": r.variant,
                  "players": [s.get("name") or s["kind"] for s in r.seats],
-                 "result": r.result, "finished_at": r.finished_at,
+                 "status": r.status, "result": r.result, "finished_at": r.finished_at,
                  "created_at": r.created_at} for r in rows]
 
     async def record(self, table_id: str) -> dict[str, Any]:
@@ -187,7 +187,7 @@ class Hub:
         row = await asyncio.to_thread(self.store.get, table_id)
         if row is None:
             raise TableError("not_found", "no such table")
-        if row.status != "finished":
+        if row.status not in ("finished", "abandoned"):  # an abandoned game never goes on
             raise TableError("not_finished", "the record is available when the game is over")
         evs = await asyncio.to_thread(self.store.events, table_id)
         match = await asyncio.to_thread(restore_match, row, evs)

@@ -365,8 +365,10 @@ class Store:
 
     @staticmethod
     def op_status(table_id: str, status: str) -> Op:
+        ended = {"finished_at": time.time()} if status == "abandoned" else {}  # history order
         def op(conn: Connection) -> None:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status,
+                                                                               **ended))
         return op
 
     def live_tables(self) -> list[TableRow]:
@@ -394,7 +396,7 @@ class Store:
         return [EventRow(r.version, r.kind, r.seat, r.data, r.at) for r in rows]
 
     def finished(self, limit: int = 50, before: float | None = None) -> list[TableRow]:
-        q = select(tables).where(tables.c.status == "finished")
+        q = select(tables).where(tables.c.status.in_(("finished", "abandoned")))
         if before is not None:
             q = q.where(and_(tables.c.finished_at < before))
         newest = tables.c.finished_at.desc()

@@ -68,6 +68,7 @@ class TableConfig:
     max_clients: int = 64  # connections per table
     linger: float = 30.0  # seconds an idle finished table stays in memory
     waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
+    abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
 
 
 class TableError(Exception):
@@ -197,6 +198,7 @@ class Table:
         self._idle: asyncio.TimerHandle | None = None
         self._on_idle = on_idle
         self._expiry: asyncio.TimerHandle | None = None
+        self._humans_gone_at: float | None = None  # wall clock; see _check_expiry
         self._idle_since = time.time() if idle_since is None else idle_since  # wall clock
         # The state as last sent: the public part, and per seat with connections its private
         # part (None: no connection saw it; rebuilt on connect). Deltas are diffs of these.
@@ -331,6 +333,7 @@ class Table:
         client.send(welcome)
         if changed:
             self._broadcast_seats()
+        self._check_expiry()  # a human is back (no abandoning), or only a spectator came
 
     async def disconnect(self, client: Client) -> None:
         client.closed = True
@@ -349,18 +352,34 @@ class Table:
 
     def _check_expiry(self) -> None:
         """A table still waiting for players with nobody connected expires ``waiting_ttl``
-        seconds after the last seat change or departure (it was forgotten)."""
+        seconds after the last seat change or departure (it was forgotten). A started table
+        whose humans have all been gone for ``abandon_after`` seconds is abandoned (spectators
+        do not keep it: its bots would play on for nobody, and come back at every restart)."""
         if self._expiry:
             self._expiry.cancel()
             self._expiry = None
-        if self.status != "waiting" or self._all_clients() or self.config.waiting_ttl <= 0:
+        if self.status == "playing":
+            if any(s.clients for s in self.seats if s.kind == "human"):
+                self._humans_gone_at = None
+                return
+            if self._humans_gone_at is None:  # they just left (or, restored: the last event)
+                self._humans_gone_at = self._idle_since
+            ttl, since = self.config.abandon_after, self._humans_gone_at
+        else:
+            ttl, since = self.config.waiting_ttl, self._idle_since
+            if self.status != "waiting" or self._all_clients():
+                return
+        if ttl <= 0:
             return
-        delay = max(0.0, self._idle_since + self.config.waiting_ttl - time.time())
+        delay = max(0.0, since + ttl - time.time())
         self._expiry = asyncio.get_running_loop().call_later(
             delay, lambda: self.post(self._expire))
 
     async def _expire(self) -> None:
         self._expiry = None
+        if self.status == "playing":
+            await self._abandon()
+            return
         if self.status != "waiting" or self._all_clients():
             return
         await self.store.write(Store.op_status(self.id, "expired"))
@@ -368,8 +387,31 @@ class Table:
         if self._on_idle:
             self._on_idle(self)
 
+    async def _abandon(self) -> None:
+        """Stop the game: stored as ``abandoned`` (listed in the history, never restored), no
+        bot plays again; a player coming back finds it over."""
+        if any(s.clients for s in self.seats if s.kind == "human"):
+            return
+        try:
+            await self.store.write(Store.op_status(self.id, "abandoned"))
+        except Exception:
+            log.exception("table %s: could not store its abandonment; trying again", self.id)
+            self._expiry = asyncio.get_running_loop().call_later(
+                60.0, lambda: self.post(self._expire))
+            return
+        self.status = "abandoned"
+        for st in self.seats:
+            if st.timer:
+                st.timer.cancel()
+                st.timer = None
+        if self._bot_task:
+            self._bot_task.cancel()
+            self._bot_task = None
+        self._broadcast_seats()  # its status tells the spectators
+        self._check_idle()
+
     def _check_idle(self) -> None:
-        if self.status == "finished" and not self._all_clients() and self._on_idle:
+        if self.status in ("finished", "abandoned") and not self._all_clients() and self._on_idle:
             loop = asyncio.get_running_loop()
             if self._idle:
                 self._idle.cancel()
@@ -657,8 +699,9 @@ class Table:
 
     async def _bot_move(self, seat: int, v: int, action: str) -> None:
         self._bot_task = None
-        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat:
-            self._kick()  # the table moved on (the player came back, or acted)
+        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat or (
+                self.status != "playing"):
+            self._kick()  # the table moved on (the player came back, or acted, or it stopped)
             return
         try:
             await self._accept(seat, action)
