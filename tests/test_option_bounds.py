@@ -125,3 +125,23 @@ def test_the_docs_table_lists_every_range() -> None:
     listed = {**{k: v for k, v in rows.items() if k != "match"},
               **{f"match.{k}": v for k, v in found.items()}}
     assert listed == expected
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("tute_parejas", {"match": {"mode": "series", "deals": 10**30}}),
+    ("tute_parejas", {"match": {"mode": "race", "games": 1e30}}),
+    ("tute_subastado", {"min_bid": 10**30}),
+    ("tute_subastado", {"match_target": 1e30}),
+    ("tute_2p_habanero", {"games_to_win": True}),
+])
+def test_matches_and_bot_games_refuse_unbounded_options(variant: str,
+                                                        options: dict[str, Any]) -> None:
+    """The server's tables and the CLI's bot games are built by Match.new / Deal.new."""
+    with pytest.raises(tute.InvalidOptionError):
+        tute.Match.new(variant, seed=1, options=options)
+    name, value = next(iter(options.items()))
+    result = CliRunner().invoke(app, ["selfplay", "--variant", variant, "--deals", "1",
+                                      "-o", f"{name}={json.dumps(value)}"])
+    assert result.exit_code == 2 and repr(name) in result.stderr
+    result = CliRunner().invoke(app, ["selfplay", "--deals", str(10**30)])
+    assert result.exit_code == 2

@@ -1456,7 +1456,8 @@ def variants_command(
 def selfplay_command(
     variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
         "tute_parejas"),
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=1_000_000,
+                                       help="Number of deals.")] = 100,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the bots and of the deals.")] = 0,
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
