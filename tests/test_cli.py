@@ -844,3 +844,13 @@ def test_play_reads_a_bounded_command() -> None:
     with open("/dev/zero", "rb") as zero:  # endless input without a newline: the game ends
         proc = tute_process(["play", "--seed", "5"], stdin=zero)
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--record", "--load"])
+def test_play_checks_its_record_files_with_the_same_bounds(tmp_path: Path, flag: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP)
+    code, _, err = run(["play", flag, str(path)], "q\n")
+    assert code == 2 and "nested more than 32 levels deep" in err
+    proc = tute_process(["play", flag, "/dev/zero"])
+    assert proc.returncode == 2 and b"larger than 16 MB" in proc.stderr

@@ -1746,6 +1746,9 @@ def play_command(
 ) -> None:
     """Play Tute in the terminal against bots: a full-screen table (Textual), Spanish by
     default; or --plain for a line-by-line game."""
+    for path in (record, load):  # the screen reads them itself: bounded and checked first
+        if path is not None:
+            _read_record(str(path))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
     if not plain:
