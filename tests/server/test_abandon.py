@@ -117,12 +117,12 @@ def test_a_spectator_does_not_keep_it_a_human_does(tmp_path: Path) -> None:
 
 
 def test_a_human_coming_back_restarts_the_clock(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=1.0) as c:
+    with server(tmp_path / "d", abandon_after=2.0) as c:
         r = _create(c)
         for _ in range(3):
             _visit(c, r)
-            time.sleep(0.6)
-            assert _info(c, r)["status"] == "playing"  # 1.8 s in all, 0.6 since the last visit
+            time.sleep(0.8)
+            assert _info(c, r)["status"] == "playing"  # 2.4 s in all, 0.8 since the last visit
         _wait_status(c, r, "abandoned")
 
 
