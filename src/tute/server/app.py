@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .hub import LEVELS, Hub, variants_json
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
-from .store import Store
+from .store import DamagedTableError, StorageError, Store
 from .store import database_url as parse_database_url
 from .table import Client, Table, TableConfig, TableError
 
@@ -39,7 +39,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024
 
 _STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
-           "busy": 503, "rate_limited": 429}
+           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409}
 
 
 def _clean_name(name: str) -> str:
@@ -222,6 +222,15 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     @app.exception_handler(TableError)
     async def table_error(_: Request, exc: TableError) -> JSONResponse:
         return _error(exc.code, exc.reason)
+
+    @app.exception_handler(StorageError)
+    async def storage_error(_: Request, exc: StorageError) -> JSONResponse:
+        # the details (the database, its error) are for the log, not for players
+        if isinstance(exc, DamagedTableError):
+            log.error("%s", exc)
+            return _error("unavailable", f"this table's stored data is damaged ({exc.reason})")
+        log.error("storage: %s", exc)
+        return _error("storage", "the server cannot use its storage right now; try again later")
 
     @app.exception_handler(Exception)
     async def internal(_: Request, exc: Exception) -> JSONResponse:

@@ -17,7 +17,7 @@ from ..match import Match
 from ..records import options_to_json
 from ..variants import VARIANTS, find_variant
 from .protocol import deal_summary
-from .store import Store, TableRow
+from .store import DamagedTableError, StorageError, Store, TableRow
 from .table import Seat, Table, TableConfig, TableError, hash_token, new_token, restore_match
 
 __all__ = ["LEVELS", "Hub"]
@@ -47,27 +47,38 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        # tables whose stored data cannot be read or replayed: id -> reason (until a restart;
+        # every other table keeps working)
+        self.damaged: dict[str, str] = {}
 
     # ------------------------------------------------------------ life cycle
 
     async def restore_all(self) -> int:
-        """Bring back every unfinished table from storage (after a crash or a restart)."""
-        rows = await asyncio.to_thread(self.store.live_tables)
+        """Bring back every unfinished table from storage (after a crash or a restart). A table
+        whose row or event log is damaged stays unavailable (logged); the others come back."""
+        rows = await asyncio.to_thread(self.store.live_tables, self.damaged)
         n = 0
         for row in rows:
-            if await self._load(row) is not None:
-                n += 1
+            try:
+                await self._load(row)
+            except DamagedTableError:
+                continue  # logged and remembered by _load
+            except StorageError as exc:  # a read failed: tried again when someone asks for it
+                log.error("table %s not restored: %s", row.id, exc)
+                continue
+            n += 1
         return n
 
-    async def _load(self, row: TableRow) -> Table | None:
+    async def _load(self, row: TableRow) -> Table:
+        """The table of ``row`` replayed from its event log. Raises
+        :class:`DamagedTableError` (and remembers it) when the log cannot be replayed."""
         try:
             evs = await asyncio.to_thread(self.store.events, row.id)
             match = await asyncio.to_thread(restore_match, row, evs)
-        except TuteError as exc:
-            log.error("table %s cannot be restored: %s", row.id, exc)
-            return None
-        if evs:
-            row.version = evs[-1].version
+        except DamagedTableError as exc:
+            log.error("table %s cannot be restored: %s", row.id, exc.reason)
+            self.damaged[row.id] = exc.reason
+            raise
         # a waiting table's time to expire counts from its last stored event, across restarts
         idle_since = evs[-1].at if evs else row.created_at
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
@@ -91,19 +102,33 @@ class Hub:
             asyncio.get_running_loop().create_task(table.stop())
 
     async def get(self, table_id: str) -> Table | None:
-        """A live table, loading a stored one (e.g. a finished game to look at) on demand."""
+        """A live table, loading a stored one (e.g. a finished game to look at) on demand.
+        Raises ``TableError("unavailable")`` for a table whose stored data is damaged and
+        :class:`StorageError` when storage cannot be read."""
         t = self.tables.get(table_id)
         if t is not None:
             return t
+        if table_id in self.damaged:
+            raise _unavailable(self.damaged[table_id])
         if table_id in self._loading:
             return await self._loading[table_id]
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            row = await asyncio.to_thread(self.store.get, table_id)
-            t = None if row is None or row.status == "expired" else await self._load(row)
-            fut.set_result(t)
-            return t
+            try:
+                row = await asyncio.to_thread(self.store.get, table_id)
+                t = None if row is None or row.status == "expired" else await self._load(row)
+            except DamagedTableError as exc:
+                self.damaged[table_id] = exc.reason
+                err: Exception = _unavailable(exc.reason)
+            except Exception as exc:
+                err = exc
+            else:
+                fut.set_result(t)
+                return t
+            fut.set_exception(err)  # the others waiting for this load get the error too
+            fut.exception()  # retrieved: no "never retrieved" warning when nobody else waits
+            raise err
         finally:
             del self._loading[table_id]
 
@@ -156,7 +181,12 @@ class Hub:
             seats=[s.to_store() for s in built], host=you, public=public,
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
             version=0, result=None, created_at=time.time(), finished_at=None)
-        await self.store.write(Store.op_create(row))
+        try:
+            await self.store.write(Store.op_create(row))
+        except Exception as exc:  # not stored: no table, no token
+            log.error("table %s not created: %s", row.id, self.store.reason(exc))
+            raise TableError("storage", "the table could not be saved; try again later"
+                             ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
@@ -189,8 +219,15 @@ class Hub:
             raise TableError("not_found", "no such table")
         if row.status not in ("finished", "abandoned"):  # an abandoned game never goes on
             raise TableError("not_finished", "the record is available when the game is over")
-        evs = await asyncio.to_thread(self.store.events, table_id)
-        match = await asyncio.to_thread(restore_match, row, evs)
+        if table_id in self.damaged:
+            raise _unavailable(self.damaged[table_id])
+        try:
+            evs = await asyncio.to_thread(self.store.events, table_id)
+            match = await asyncio.to_thread(restore_match, row, evs)
+        except DamagedTableError as exc:
+            log.error("table %s cannot be replayed: %s", table_id, exc.reason)
+            self.damaged[table_id] = exc.reason
+            raise _unavailable(exc.reason) from None
         rec = match.to_record()
         rec["players"] = [s.get("name") or s["kind"] for s in row.seats]
         return rec
@@ -199,6 +236,11 @@ class Hub:
         """Every position of a finished game with all hands open, for the replay viewer."""
         rec = await self.record(table_id)
         return await asyncio.to_thread(_frames, rec)
+
+
+def _unavailable(reason: str) -> TableError:
+    return TableError("unavailable", f"this table's stored data is damaged ({reason}); "
+                      "it cannot be played or shown")
 
 
 def _frames(rec: dict[str, Any]) -> dict[str, Any]:

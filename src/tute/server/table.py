@@ -41,7 +41,7 @@ from .protocol import (
     state_delta,
     with_private,
 )
-from .store import Store, TableRow
+from .store import DamagedTableError, Store, TableRow
 from .store import dumps as store_dumps
 
 __all__ = ["Client", "Seat", "Table", "TableConfig", "TableError"]
@@ -522,10 +522,16 @@ class Table:
                 self.id, v, "action", seat, str(act),
                 status="finished" if over else None,
                 result=self.match.result().to_json() if over else None))
-        except Exception:
-            log.exception("table %s: could not store action %s", self.id, act)
-            self.match = await asyncio.to_thread(self._reload_match)  # back to what is stored
-            raise TableError("storage", "the action could not be saved; try again") from None
+        except Exception as exc:
+            if not await self.store.committed(self.id, v):
+                # Not stored: nothing is broadcast and the match goes back to the stored
+                # version, so the next try (or a restart) continues from there, without a gap.
+                log.error("table %s: action %s not stored: %s", self.id, act,
+                          self.store.reason(exc))
+                self.match = await asyncio.to_thread(self._reload_match)
+                if self.seats[seat].bot_plays:  # nobody will send it again: the bot retries
+                    asyncio.get_running_loop().call_later(_STORAGE_RETRY, self._kick)
+                raise TableError("storage", "the action could not be saved; try again") from None
         self.v = v
         if over:
             self.status = "finished"
@@ -541,10 +547,12 @@ class Table:
         self._kick()
 
     def _reload_match(self) -> Match:
+        """The match without its last action, the one that could not be stored: replayed from
+        memory (the store may be unreadable too), which held the stored state before it."""
+        actions = [a for d in self.match.deals for a in d.actions]
         m = new_match(self.row)
-        for e in self.store.events(self.id):
-            if e.kind == "action":
-                m.apply(e.data)
+        for a in actions[:-1]:
+            m.apply(a)
         return m
 
     def _broadcast_update(self, u: _Update, ref: str | None) -> None:
@@ -629,10 +637,17 @@ class Table:
             seats[i] = s
         status = "playing" if all(s.kind != "open" for s in seats) else "waiting"
         v = self.v + 1
-        await self.store.write(Store.op_event(
-            self.id, v, "seat", None,
-            store_dumps({str(i): s.to_store() for i, s in changes.items()}),
-            status=status, seats=[s.to_store() for s in seats]))
+        try:
+            await self.store.write(Store.op_event(
+                self.id, v, "seat", None,
+                store_dumps({str(i): s.to_store() for i, s in changes.items()}),
+                status=status, seats=[s.to_store() for s in seats]))
+        except Exception as exc:
+            if not await self.store.committed(self.id, v):  # not stored: nothing changes
+                log.error("table %s: seat change not stored: %s", self.id,
+                          self.store.reason(exc))
+                raise TableError("storage", "the seat change could not be saved; try again"
+                                 ) from None
         self.seats = seats
         self.v = v
         self.history.append(_Update(v, "seat", None, None, ()))
@@ -722,15 +737,41 @@ class Table:
         return bot
 
 
+_STORAGE_RETRY = 2.0  # seconds before a bot tries again a move that could not be stored
+
+
 def new_match(row: TableRow) -> Match:
     return Match.new(row.variant, seed=row.seed, options=row.options,
                      first_dealer=row.first_dealer)
 
 
 def restore_match(row: TableRow, events: list[Any]) -> Match:
-    """Rebuild a table's match by replaying its stored actions through the core."""
-    m = new_match(row)
+    """Rebuild a table's match by replaying its stored actions through the core, checking the
+    row against the log: versions 1..n with n the row's version, every action legal, the seats
+    and status those of the match. :class:`DamagedTableError` says what does not fit."""
+    def damaged(reason: str) -> DamagedTableError:
+        return DamagedTableError(row.id, reason)
+
+    try:
+        m = new_match(row)
+    except Exception:  # TuteError, or whatever odd options make the core raise
+        raise damaged("its variant, options, seed or first dealer are not valid") from None
+    if [e.version for e in events] != list(range(1, len(events) + 1)):
+        raise damaged("its event log has gaps")
+    if len(events) != row.version:
+        raise damaged(f"it is at version {row.version} but its event log ends at version "
+                      f"{len(events)}")
+    if len(row.seats) != (n := m.variant.seat_count(m.options)):
+        raise damaged(f"it has {len(row.seats)} seats, its game {n}")
     for e in events:
         if e.kind == "action":
-            m.apply(e.data)
+            try:
+                m.apply(e.data)
+            except Exception:
+                raise damaged(f"its event {e.version} cannot be replayed") from None
+    is_open = any(s["kind"] == "open" for s in row.seats)
+    expected = "finished" if m.is_over() else "waiting" if is_open else "playing"
+    stopped = {("expired", "waiting"), ("abandoned", "playing")}  # stored stops, not logged
+    if row.status != expected and (row.status, expected) not in stopped:
+        raise damaged(f"it is stored as {row.status}, its event log says {expected}")
     return m
