@@ -1467,6 +1467,7 @@ def selfplay_command(
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="With --bots: play every deal again with the sides swapped.")
     ] = False,
+    move_time: MoveTime = None,
 ) -> None:
     """Bots play N deals (deal k is shuffled from derive_seed(seed, k)) and the results are
     aggregated. Without --bots, uniform random bots; with --bots A,B two line-ups are compared
@@ -1475,8 +1476,15 @@ def selfplay_command(
     var.require_playable()
     opts = var.resolve(_parse_options(option))
     if bots is not None:
-        _selfplay_lineups(var, opts, bots, deals, seed, duplicate, as_json)
+        lineups = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(lineups) != 2:
+            _bad(f"invalid --bots {_q(bots)}: expected two line-ups such as 'rules,random'")
+        lineups = ["+".join(_with_move_time(b, move_time) for b in lu.split("+"))
+                   for lu in lineups]
+        _selfplay_lineups(var, opts, lineups, deals, seed, duplicate, as_json)
         return
+    if move_time is not None:
+        _bad("--move-time needs --bots with a search bot (pimc, ismcts)")
     rng = random.Random(seed)
     sides = var.sides(opts)
     wins = [0] * sides
@@ -1550,24 +1558,45 @@ def selfplay_command(
     typer.echo(f"{'speed':<15}{out['deals_per_second']} deals/s ({elapsed:.3f} s)")
 
 
-def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: int,
-                      duplicate: bool, as_json: bool) -> None:
-    from .arena import selfplay
+MoveTime = Annotated[float | None, typer.Option(
+    "--move-time", min=0.001, max=60.0,
+    help="Seconds per move for the search bots (pimc, ismcts) that do not set their own.")]
 
-    lineups = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(lineups) != 2:
-        _bad(f"invalid --bots {_q(bots)}: expected two line-ups such as 'rules,random'")
-    show = not as_json and sys.stderr.isatty()
+
+def _with_move_time(spec: str, move_time: float | None) -> str:
+    """``pimc`` -> ``pimc:move_time=0.1`` for the search bots, unless the spec sets it."""
+    from .bots import BOTS, parse_spec
+
+    name, settings = parse_spec(spec.strip())
+    info = BOTS.get(name.strip().lower())
+    heavy = info is not None and getattr(info.factory, "heavy", False)
+    if move_time is None or not heavy or "move_time" in settings:
+        return spec.strip()
+    return f"{spec.strip()}:move_time={move_time:g}"
+
+
+def _progress_bar(show: bool) -> Callable[[int, int], None]:
+    start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
         if show:
             width = 30
             filled = width * done // max(total, 1)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+            spent = time.perf_counter() - start
+            eta = spent * (total - done) / done if done else 0.0
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+                             f"  {spent:.0f} s, ~{eta:.0f} s left ")
             sys.stderr.flush()
+    return progress
 
+
+def _selfplay_lineups(var: Variant, opts: Options, lineups: list[str], deals: int, seed: int,
+                      duplicate: bool, as_json: bool) -> None:
+    from .arena import selfplay
+
+    show = not as_json and sys.stderr.isatty()
     res = selfplay(lineups, var.id, deals=deals, seed=seed, duplicate=duplicate, options=opts,
-                   progress=progress)
+                   progress=_progress_bar(show))
     if show:
         sys.stderr.write("\n")
     if as_json:
@@ -1579,6 +1608,80 @@ def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: 
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         typer.echo(f"{label:<{width}}  {value}")
+
+
+@_command("arena")
+def arena_command(
+    bots: Annotated[str, typer.Argument(
+        help="Two or more bots, comma-separated, with settings after colons: "
+        "'pimc:move_time=0.5,rules,random'.")],
+    variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
+        "tute_parejas"),
+    deals: Annotated[int, typer.Option("--deals", min=1, max=100_000,
+                                       help="Duplicate deals per pair.")] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the deals and the bots.")] = 0,
+    option: OptionList = None,
+    gauntlet: Annotated[bool, typer.Option(
+        "--gauntlet", help="The first bot against each other one (default: every pair).")
+    ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64,
+                                      help="Play the pairs in this many processes.")] = 1,
+    dd_loss: Annotated[bool, typer.Option(
+        "--dd-loss", help="Also measure each bot's double-dummy loss per decision (slow).")
+    ] = False,
+    move_time: MoveTime = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the ratings with their intervals to this SVG file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """A round robin (or gauntlet) of bots on duplicate deals: each pair's mean margin and win
+    rate with 95% intervals, and Elo ratings (Bradley–Terry) with intervals for all."""
+    from .arena import ratings_svg, tournament
+
+    var = find_variant(variant)
+    var.require_playable()
+    opts = var.resolve(_parse_options(option))
+    names = [_with_move_time(b, move_time) for b in bots.split(",") if b.strip()]
+    if plot is not None and plot.suffix.lower() != ".svg":
+        _bad(f"invalid --plot {_q(str(plot))}: the ratings are drawn as SVG (name it .svg)")
+    if dd_loss:
+        try:
+            import tute.solver  # noqa: F401
+        except ImportError:
+            _bad("--dd-loss needs the solver: pip install 'tute[solver]'")
+    show = not as_json and sys.stderr.isatty()
+    try:
+        res = tournament(names, var.id, deals=deals, seed=seed, options=opts,
+                         mode="gauntlet" if gauntlet else "round_robin", jobs=jobs,
+                         dd_loss=dd_loss, progress=_progress_bar(show))
+    except ValueError as exc:
+        _bad(str(exc))
+    if show:
+        sys.stderr.write("\n")
+    if plot is not None:
+        try:
+            plot.write_text(ratings_svg(res), encoding="utf-8")
+        except OSError as exc:
+            _bad(f"cannot write --plot {_q(str(plot))}: {exc.strerror}")
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+        return
+    typer.echo(f"arena {var.id}: {', '.join(names)}; {deals} duplicate deals per pair, "
+               f"seed {seed}")
+    width = max(len(n) for n in names)
+    typer.echo(f"{'bot':<{width}}  {'Elo [95% CI]':>20}" + ("  dd loss/decision" if dd_loss
+                                                              else ""))
+    for r in sorted(res.ratings.values(), key=lambda r: -r.elo):
+        line = f"{r.name:<{width}}  {r!s:>20}"
+        if dd_loss and r.name in res.dd_loss:
+            line += f"  {res.dd_loss[r.name]:>17.2f}"
+        typer.echo(line)
+    typer.echo("")
+    for p in res.pairs:
+        a, b = p.lineups
+        wr = p.win_rate
+        typer.echo(f"{a} vs {b}: margin {p.margin} per duplicate pair, A wins "
+                   f"{100 * wr.mean:.1f}% [{100 * wr.low:.1f}%, {100 * wr.high:.1f}%]")
 
 
 # =============================================================================================

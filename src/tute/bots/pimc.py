@@ -140,6 +140,8 @@ def _solver_covers(solver: Solver, deal: Deal) -> bool:
 class _SearchBot(Bot):
     """Shared by the sampling bots: settings, the solver and the anytime loop."""
 
+    heavy = True  # seconds of CPU a decision: servers run it in a worker process
+
     def __init__(self, seed: int | None = None, move_time: float = 1.0, worlds: int = 10_000,
                  tt_mb: int = 16, threads: int = 1, **settings: Any):
         super().__init__(seed=seed, **settings)
