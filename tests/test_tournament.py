@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +82,26 @@ def test_double_dummy_loss_is_zero_for_the_all_seeing_solver_bot() -> None:
                      dd_loss=True)
     assert res.dd_loss["cheat:move_time=5"] == 0
     assert res.dd_loss["rules"] > 0
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tute.cli import app
+
+    runner = CliRunner()
+    plot = tmp_path / "elo.svg"
+    out = runner.invoke(app, ["arena", "random,rules", "--variant", "tute_2p_corriente",
+                              "--deals", "6", "--json", "--plot", str(plot)])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert set(data["ratings"]) == {"random", "rules"} and len(data["pairs"]) == 1
+    assert plot.read_text().startswith("<svg")
+    for bad, message in ((["random"], "two or more different bots"),
+                         (["rules,rules:depth=2"], "no setting 'depth'"),
+                         (["rules,nobody"], "unknown bot"),
+                         (["rules,random", "--plot", str(tmp_path / "x.png")], "SVG")):
+        out = runner.invoke(app, ["arena", *bad, "--deals", "1"])
+        assert out.exit_code == 2 and message in out.output, out.output
+    out = runner.invoke(app, ["selfplay", "--move-time", "0.1", "--deals", "1"])
+    assert out.exit_code == 2 and "--move-time needs --bots" in out.output
