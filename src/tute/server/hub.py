@@ -26,6 +26,9 @@ log = logging.getLogger("tute.server")
 
 LEVELS = ("facil", "medio", "dificil")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+# 32**8 = 2**40 codes: guessing one of a thousand live tables takes about 10**9 lookups, and
+# lookups are rate-limited per address. Tables made before keep their 6-character codes.
+CODE_LENGTH = 8
 
 
 def variants_json() -> list[dict[str, Any]]:
@@ -47,6 +50,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.history_ttl = 2.0  # seconds the list of public finished games is reused
+        self._public_history: tuple[float, list[TableRow]] | None = None
+        self._finished: dict[str, TableRow | None] = {}  # table id -> finished row (or none)
         # tables whose stored data cannot be read or replayed: id -> reason (until a restart;
         # every other table keeps working)
         self.damaged: dict[str, str] = {}
@@ -133,7 +139,11 @@ class Hub:
             del self._loading[table_id]
 
     async def by_code(self, code: str) -> str | None:
-        code = code.strip().upper()
+        """The table of an invite code: 8 characters, or 6 for tables made before; case,
+        spaces and dashes do not matter (the web layer rate-limits the lookups)."""
+        code = "".join(code.split()).replace("-", "").upper()
+        if len(code) not in (CODE_LENGTH, 6) or not set(code) <= set(_CODE_ALPHABET):
+            return None
         if code in self._codes:
             return self._codes[code]
         row = await asyncio.to_thread(self.store.by_code, code)
@@ -195,7 +205,7 @@ class Hub:
 
     def _new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self._codes:
                 return code  # the DB's unique constraint catches a clash with an old table
 
@@ -205,12 +215,58 @@ class Hub:
         return [t.info() for t in self.tables.values()
                 if t.public and t.status == "waiting"]
 
-    async def history(self, limit: int = 50) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.store.finished, limit)
+    async def history(self, limit: int = 50,
+                      seats: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+        """The latest finished public games, and the visitor's own: ``seats`` maps table ids
+        to the seat tokens the visitor holds there (a private game is shown only to a holder
+        of one of its seats)."""
+        now = time.monotonic()
+        if self._public_history is None or now - self._public_history[0] > self.history_ttl:
+            # one scan serves every lobby polling within history_ttl seconds
+            self._public_history = (now, await asyncio.to_thread(self._public_rows, limit))
+        rows = {r.id: r for r in self._public_history[1]}
+        for table_id, token in list((seats or {}).items())[:limit]:
+            row = await self._finished_row(table_id)
+            if row is not None and (row.public or hash_token(token) in
+                                    {s.get("token_hash") for s in row.seats}):
+                rows[row.id] = row
+        newest = sorted(rows.values(), key=lambda r: (-(r.finished_at or 0.0), r.id))[:limit]
         return [{"id": r.id, "code": r.code, "variant": r.variant,
                  "players": [s.get("name") or s["kind"] for s in r.seats],
                  "status": r.status, "result": r.result, "finished_at": r.finished_at,
-                 "created_at": r.created_at} for r in rows]
+                 "created_at": r.created_at} for r in newest]
+
+    def _public_rows(self, limit: int, pages: int = 5) -> list[TableRow]:
+        # The store lists every finished game, most of them private quick games: page back
+        # until there are `limit` public ones (or a few pages were seen).
+        out: list[TableRow] = []
+        before: float | None = None
+        for _ in range(pages):
+            rows = self.store.finished(4 * limit, before)
+            out += [r for r in rows if r.public]
+            if len(out) >= limit or len(rows) < 4 * limit or rows[-1].finished_at is None:
+                break
+            before = rows[-1].finished_at
+        return out[:limit]
+
+    async def _finished_row(self, table_id: str) -> TableRow | None:
+        """A finished table's row, cached: a table neither live nor waiting never changes."""
+        live = self.tables.get(table_id)
+        if live is not None and live.status not in ("finished", "abandoned"):
+            return None
+        if table_id in self._finished:
+            return self._finished[table_id]
+        try:
+            row = await asyncio.to_thread(self.store.get, table_id)
+        except Exception:  # damaged or unreadable: left out of the list, not an error
+            return None
+        if row is not None and row.status not in ("finished", "expired", "abandoned"):
+            return None  # still being played (e.g. its finish is being stored): ask again
+        if len(self._finished) >= 10_000:
+            self._finished.pop(next(iter(self._finished)))  # the oldest entry
+        self._finished[table_id] = row if row is not None and row.status in (
+            "finished", "abandoned") else None
+        return self._finished[table_id]
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """The game record of a finished game (never of a running one: it holds the seed)."""

@@ -65,7 +65,9 @@ class TableConfig:
     client_queue: int = 512  # outbound messages buffered per connection before it is dropped
     rate: float = 8.0  # intents per second per connection (token bucket refill)
     burst: int = 24
-    max_clients: int = 64  # connections per table
+    max_spectators: int = 48  # spectator connections per table (seat holders: always let in)
+    spectators_per_address: int = 8  # spectator connections per table from one address
+    seat_clients: int = 4  # connections per seat; a newer one replaces the oldest
     linger: float = 30.0  # seconds an idle finished table stays in memory
     waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
     abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
@@ -95,8 +97,11 @@ class Client:
     off (its queue fills) instead of slowing the table down.
     """
 
-    def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24):
+    def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24,
+                 address: str = ""):
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize)
+        self.address = address  # the client's address key: spectator caps count per address
+        self.opened = time.monotonic()
         self.seat: int | None = None
         self.table: Table | None = None
         self.closed = False
@@ -300,8 +305,20 @@ class Table:
             seat = self.find_seat(token)
             if seat is None:
                 raise TableError("bad_token", "this token does not hold a seat at this table")
-        if len(self._all_clients()) >= self.config.max_clients:
-            raise TableError("table_full", "too many connections to this table")
+        if seat is None:
+            # Spectators have caps of their own, so that however many watch, a seat holder is
+            # always let in (they once filled the table and locked the players out).
+            if len(self.spectators) >= self.config.max_spectators:
+                raise TableError("table_full", "too many spectators at this table")
+            if sum(c.address == client.address for c in self.spectators) >= \
+                    self.config.spectators_per_address:
+                raise TableError("table_full", "too many spectators from your address here")
+        elif len(self.seats[seat].clients) >= self.config.seat_clients:
+            # a token opening tab after tab: the newest connection wins, the oldest goes
+            held = self.seats[seat].clients
+            oldest = min(held, key=lambda c: c.opened)
+            held.discard(oldest)
+            oldest.close("replaced by a newer connection to this seat")
         client.seat = seat
         client.table = self
         if self._idle:
