@@ -189,7 +189,10 @@ def test_setup_screen_starts_a_game() -> None:
         async with app.run_test(size=(120, 60)) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
-            await pilot.click("#start")
+            start = app.screen.query_one("#start")
+            app.screen.query_one("#setup").scroll_to_widget(start, animate=False)
+            await pilot.pause()
+            await pilot.click(start)
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
             assert app.session is not None and app.session.match.variant.id == "guinote_2p"
