@@ -1842,8 +1842,8 @@ def play_command(
     save: Annotated[Path | None, typer.Option(
         help="Where 'g' saves the match (default tute-<variant>-<seed>.json).")] = None,
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Line-by-line game without the full-screen interface "
-        "(Tute por parejas against random bots).")] = False,
+        "--plain", help="Line-by-line game without the full-screen interface (any game; "
+        "random bots unless --opponents).")] = False,
     seat: Annotated[int, typer.Option(min=0, max=3, help="--plain: your seat (0-3); your "
                                       "partner sits opposite.")] = 0,
 ) -> None:
@@ -1852,33 +1852,175 @@ def play_command(
     for path in (record, load):  # the screen reads them itself: bounded and checked first
         if path is not None:
             _read_record(str(path))
+    if variant is not None:
+        find_variant(variant).require_playable()  # a bad name: exit 2, naming the valid ones
+    options = _parse_options(option) or None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
     if not plain:
+        from .tui import TuiCrash
         from .tui import run as run_tui
 
-        run_tui(variant=variant, options=_parse_options(option) or None, opponents=opponents,
-                lang=lang.value, seed=seed, record_path=save, replay=record, load=load)
+        try:
+            run_tui(variant=variant, options=options, opponents=opponents, lang=lang.value,
+                    seed=seed, record_path=save, replay=record, load=load)
+        except TuiCrash as exc:  # a bug inside the app: one line and a failing status
+            _fail(str(exc), code=1)
         return
-    if seed is None:
-        seed = new_seed()
-    match = Match.new("tute_parejas", seed=seed)
+    if record is not None:
+        _plain_replay(str(record), lang.value)
+        return
+    match, seat, names = _plain_match(variant, options, seed, load, seat, opponents)
     w = _Words(lang.value, match.variant, you=seat)
-    rng = random.Random(seed)
-    typer.echo(w("play_title", seed=seed, you=w.seat(seat), seat=w("seat", n=seat),
-                 partner=w.seat((seat + 2) % 4)))
-    typer.echo(w("goal", goal=w.goal(match)))
+    rng = random.Random(match.seed)
+    target = save or Path(f"tute-{match.variant.id}-{match.seed}.json")
+    _plain_intro(match, w, seat, load)
     try:
-        _play_loop(match, w, rng, seat)
+        _play_loop(match, w, rng, seat, bots=_plain_bots(match, seat, names),
+                   save=lambda: _plain_save(match, seat, names, target, w.lang))
     except _Quit:
         typer.echo("")
         typer.echo(w("quit"))
         return
     typer.echo("")
-    typer.echo(w.match_end(match))
+    typer.echo(_plain_end(match, w))
 
 
-def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
+# The line-by-line game speaks through _Words where the CLI has words (Tute por parejas) and
+# through the terminal game's session helpers (tute.tui.session, words in tute.i18n) for the
+# goals and scores of the other games.
+
+
+def _plain_match(variant: str | None, options: Mapping[str, Any] | None, seed: int | None,
+                 load: Path | None, seat: int, opponents: str | None,
+                 ) -> tuple[Match, int, list[str] | None]:
+    """The match of the line-by-line game: a new one, or the one saved in ``load`` (with its
+    seat and bots when a terminal game saved it)."""
+    if load is not None:
+        rec = _read_record(str(load))
+        match = match_from_record(rec)
+        saved = rec.get("tui") if isinstance(rec.get("tui"), dict) else {}
+        human = saved.get("human", seat)
+        if isinstance(human, int) and not isinstance(human, bool):
+            seat = human
+        bots = saved.get("opponents")
+        if opponents is None and isinstance(bots, list) and bots:
+            opponents = ",".join(str(b) for b in bots)
+    else:
+        match = Match.new(variant or "tute_parejas", seed=new_seed() if seed is None else seed,
+                          options=options)
+    n = match.deal.seats
+    if not 0 <= seat < n:
+        _bad(f"invalid --seat {seat}: {match.variant.id} is played at seats 0-{n - 1}")
+    if opponents is None:
+        return match, seat, None
+    from .tui.session import opponent_names
+
+    return match, seat, opponent_names(opponents, n)
+
+
+def _plain_bots(match: Match, you: int, names: Sequence[str] | None) -> dict[int, Any] | None:
+    """``--opponents``: one bot per other seat, in playing order after yours (None: the
+    random bots of the line-by-line game)."""
+    if names is None:
+        return None
+    from .bots import make_bot
+
+    n = match.deal.seats
+    seats = [(you + k) % n for k in range(1, n)]
+    return {s: make_bot(name, seed=derive_seed(match.seed, 5_000_000 + s))
+            for s, name in zip(seats, names, strict=True)}
+
+
+def _plain_goal(match: Match, w: _Words) -> str:
+    from .tui.session import goal_of
+
+    own = w.goal(match)  # the CLI's own words where it has them, else the engine's translated
+    return own if own != match.goal() else goal_of(match).text(w.lang)
+
+
+def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
+    var = match.variant
+    if var.partnerships and var.family == "tute":
+        typer.echo(w("play_title", seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat),
+                     partner=w.seat((seat + 2) % 4)))
+    else:
+        typer.echo(_tr(w.lang, "plain_title", game=var.name if w.lang == "es" else var.english,
+                      seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat)))
+    if load is not None:
+        typer.echo(_tr(w.lang, "plain_loaded", path=str(load), k=len(match.deals)))
+    typer.echo(w("goal", goal=_plain_goal(match, w)))
+
+
+def _tr(lang: str, key: str, **kw: Any) -> str:
+    from .i18n import tr
+
+    return tr(lang, key, **kw)
+
+
+def _plain_score(match: Match, w: _Words) -> str:
+    """The score after a deal, in what the game counts (games, cotos, lost games, balance)."""
+    from .tui.session import goal_of, tally_text
+
+    goal = goal_of(match)
+    if goal.tally == "games":
+        return w("score", score=w.score(match.games), goal=_plain_goal(match, w))
+    names = [w.side(i) for i in range(len(match.games))]
+    return f"{tally_text(w.lang, match, names, goal)} ({_plain_goal(match, w)})"
+
+
+def _plain_end(match: Match, w: _Words) -> str:
+    from .tui.session import goal_of, tally_text
+
+    goal = goal_of(match)
+    if goal.tally == "games":
+        return w.match_end(match)
+    res = match.result()
+    names = [w.side(i) for i in range(len(match.games))]
+    who = (_tr(w.lang, "match_winner", who=names[res.winner]) if res.winner is not None
+           else _tr(w.lang, "match_none"))
+    return f"{who} · {tally_text(w.lang, match, names, goal)}"
+
+
+def _plain_save(match: Match, seat: int, names: Sequence[str] | None, target: Path,
+                lang: str) -> str:
+    """``g``: the match record, with the seat and bots for --load (as the terminal game)."""
+    rec = match.to_record()
+    rec["tui"] = {"human": seat, "opponents": list(names or [])}
+    try:
+        target.write_text(json.dumps(rec, ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError as exc:
+        return _tr(lang, "save_failed", why=exc.strerror or str(exc))
+    return _tr(lang, "saved", path=str(target))
+
+
+def _plain_replay(path: str, lang: str) -> None:
+    """``--record`` without the full screen: one step per line typed (Enter forward, ``-``
+    back, ``q`` quit; the end of input stops), every hand shown as in the replay viewer."""
+    from .tui.session import Replay
+
+    replay = Replay(_read_record(path), lang=lang, source=path)
+    for line in replay.lines():
+        typer.echo(line)
+    try:
+        while replay.step < replay.total:
+            key = _ask(_tr(lang, "plain_replay_prompt")).strip().lower()
+            if key in ("q", "quit", "salir", "exit"):
+                break
+            if key == "-":
+                replay.back()
+            else:
+                replay.forward()
+            typer.echo("")
+            for line in replay.lines():
+                typer.echo(line)
+    except _Quit:  # the end of input
+        pass
+
+
+def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
+               bots: Mapping[int, Any] | None = None,
+               save: Callable[[], str] | None = None) -> None:
     deal_index = -1
     seen = 0
     while not match.is_over():
@@ -1893,7 +2035,9 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
         assert mover is not None
         view = deal.view(mover)
         if mover == you:
-            action = _human_turn(w, view, deal)
+            action = _human_turn(w, view, deal, save=save)
+        elif bots is not None:
+            action = bots[mover].choose(view, view.legal_actions)
         else:
             action = _bot_choice(rng, view.legal_actions, sings=True)
         match.apply(action)
@@ -1908,11 +2052,13 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
         if deal.is_over():
             for line in w.result_lines(deal.result()):
                 typer.echo(line)
-            typer.echo(w("score", score=w.score(match.games), goal=w.goal(match)))
+            typer.echo(_plain_score(match, w))
 
 
-def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
-    """Show the human's own view and read an action until it is legal."""
+def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
+                save: Callable[[], str] | None = None) -> Action:
+    """Show the human's own view and read an action until it is legal (``g`` saves the match
+    through ``save``; in an auction a number is a bid)."""
     hand = list(view.hand)
     legal = list(view.legal_actions)
     typer.echo("")
@@ -1921,7 +2067,10 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
     elif any(isinstance(a, Card) for a in legal):
         typer.echo(w("you_lead"))
     pts = " · ".join(f"{w.side(i)} {p}" for i, p in enumerate(view.card_points))
-    typer.echo(w.trump_line(view.trump_card, view.trump) + " · " + w("points", pts=pts))
+    table = ("" if view.table_card is None else " · " + _tr(w.lang, "table_card",
+                                                              card=str(view.table_card)))
+    typer.echo(w.trump_line(view.trump_card, view.trump) + table + " · "
+               + w("points", pts=pts))
     typer.echo(w("hand", cards="  ".join(f"{i}) {c}" for i, c in enumerate(hand, 1))))
     cards = [str(a) for a in legal if isinstance(a, Card)]
     decls = [str(a) for a in legal if isinstance(a, Declaration)]
@@ -1930,7 +2079,12 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
         if decls:
             typer.echo(w("can_declare", decls=", ".join(decls)))
     else:
-        typer.echo(w("poll", acts=", ".join(str(a) for a in legal)))
+        acts = [str(a) for a in legal]
+        bids = [a for a in acts if a.startswith("bid:")]
+        if len(bids) > 3:  # the auction: every multiple of 5 up to 230 is one range
+            acts = [a for a in acts if a not in bids[1:]]
+            acts[acts.index(bids[0])] = f"{bids[0]} … {bids[-1]}"
+        typer.echo(w("poll", acts=", ".join(acts)))
     while True:
         text = _ask(w("prompt")).strip()
         key = text.lower()
@@ -1940,8 +2094,14 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
             raise _Quit
         if key in ("?", "h", "help", "ayuda"):
             typer.echo(w("help"))
+            typer.echo(_tr(w.lang, "plain_help"))
             continue
-        if key.isdigit():
+        if key in ("g", "guardar", "save") and save is not None:
+            typer.echo(save())
+            continue
+        if key.isdigit() and not cards and f"bid:{key}" in {str(a) for a in legal}:
+            text = f"bid:{key}"
+        elif key.isdigit():
             k = int(key)
             if not 1 <= k <= len(hand):
                 typer.echo(w("bad_number", n=k, m=len(hand)))
