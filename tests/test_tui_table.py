@@ -11,6 +11,7 @@ import asyncio
 import html
 import re
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -441,6 +442,12 @@ def test_q_asks_before_leaving(size: tuple[int, int]) -> None:
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.is_running
+        await pilot.press("ctrl+q")  # Textual's own quit key asks too
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.is_running
         await pilot.press("q")
         await pilot.pause()
         await pilot.press("s")
@@ -448,6 +455,18 @@ def test_q_asks_before_leaving(size: tuple[int, int]) -> None:
 
     _run(app, size, body)
     assert isinstance(app.return_value, dict) and app.return_value["kind"] == "match"
+
+
+def test_the_sheet_survives_save_and_load(tmp_path: Path) -> None:
+    s = Session.new("tute_cabron", seed=2, opponents="rules", save_path=tmp_path / "c.json")
+    for _ in range(2):
+        _to_human(s)
+        _play_deal(s)
+        s.acknowledge()
+    s.save()
+    again = Session.load(tmp_path / "c.json")
+    assert again.sheet() == s.sheet() and len(again.sheet()[2]) == 2
+    assert again.info_lines() == s.info_lines()
 
 
 def test_help_screen_documents_the_keys() -> None:

@@ -457,6 +457,10 @@ class GameScreen(Screen[None]):
         if out.applied is not None:
             self.advance()
 
+    def ask_quit(self) -> None:
+        """Leaving a match loses what is not saved: ask first (q, Esc, Ctrl+Q)."""
+        self.app.push_screen(QuitScreen(self.session.lang), self._quit_chosen)
+
     def _quit_chosen(self, choice: str | None) -> None:
         s = self.session
         if choice == "save":
@@ -470,7 +474,7 @@ class GameScreen(Screen[None]):
         event.stop()
         s = self.session
         if key in ("q", "escape"):
-            self.app.push_screen(QuitScreen(s.lang), self._quit_chosen)
+            self.ask_quit()
         elif key in ("question_mark", "h", "f1") or event.character == "?":
             self.app.push_screen(HelpScreen(s.lang))
         elif key == "a":
@@ -601,6 +605,16 @@ class TuteApp(App[Any]):
     def finish(self, session: Session) -> None:
         """The match is over and its last summary was read."""
         self.exit(session.record())
+
+    async def action_quit(self) -> None:
+        """Textual's Ctrl+Q: at the table it asks like q; asked already, it leaves."""
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.ask_quit()
+        elif isinstance(screen, QuitScreen):
+            screen.dismiss("quit")
+        else:  # the setup screen or a replay: nothing to lose
+            self.exit()
 
     # Textual ends the app on an unhandled exception and prints a long traceback: keep the
     # error for run() to report in one line (the traceback only with TUTE_DEBUG=1).
