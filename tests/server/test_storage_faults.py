@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from tute.server.app import create_app
 from tute.server.store import Store
@@ -228,6 +229,20 @@ def test_a_bot_move_that_was_not_stored_is_tried_again(tmp_path: Path) -> None:
             nothing_broadcast(me)
             bot = me.until("update")  # tried again a couple of seconds later
             assert bot["seat"] == 1 and bot["v"] == m["v"] + 1
+
+
+def test_a_failed_read_answers_503_without_details(tmp_path: Path) -> None:
+    with app(tmp_path / "data") as c:
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+
+        def unreadable(*_: Any) -> Any:
+            raise OperationalError("SELECT ...", {}, sqlite3.OperationalError("disk I/O error"))
+
+        store.get = store.finished = unreadable
+        for path in ("/api/tables/someid", "/api/games/someid/record"):
+            r = c.get(path)
+            assert r.status_code == 503 and r.json()["error"] == "storage", r.text
+            assert "disk" not in r.text and "SELECT" not in r.text
 
 
 # ------------------------------------------------------------ a real full disk

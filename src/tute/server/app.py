@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .hub import LEVELS, Hub, variants_json
@@ -214,13 +215,15 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         return _error(exc.code, exc.reason)
 
     @app.exception_handler(StorageError)
-    async def storage_error(_: Request, exc: StorageError) -> JSONResponse:
+    async def storage_error(_: Request, exc: Exception) -> JSONResponse:
         # the details (the database, its error) are for the log, not for players
         if isinstance(exc, DamagedTableError):
             log.error("%s", exc)
             return _error("unavailable", f"this table's stored data is damaged ({exc.reason})")
         log.error("storage: %s", exc)
         return _error("storage", "the server cannot use its storage right now; try again later")
+
+    app.add_exception_handler(SQLAlchemyError, storage_error)  # a read that failed: the same
 
     @app.exception_handler(Exception)
     async def internal(_: Request, exc: Exception) -> JSONResponse:

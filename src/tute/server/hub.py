@@ -17,7 +17,7 @@ from ..match import Match
 from ..records import options_to_json
 from ..variants import VARIANTS, find_variant
 from .protocol import deal_summary
-from .store import DamagedTableError, StorageError, Store, TableRow
+from .store import DamagedTableError, Store, TableRow
 from .table import Seat, Table, TableConfig, TableError, hash_token, new_token, restore_match
 
 __all__ = ["LEVELS", "Hub"]
@@ -69,8 +69,8 @@ class Hub:
                 await self._load(row)
             except DamagedTableError:
                 continue  # logged and remembered by _load
-            except StorageError as exc:  # a read failed: tried again when someone asks for it
-                log.error("table %s not restored: %s", row.id, exc)
+            except Exception as exc:  # a read failed: tried again when someone asks for it
+                log.error("table %s not restored: %s", row.id, self.store.reason(exc))
                 continue
             n += 1
         return n
@@ -110,7 +110,7 @@ class Hub:
     async def get(self, table_id: str) -> Table | None:
         """A live table, loading a stored one (e.g. a finished game to look at) on demand.
         Raises ``TableError("unavailable")`` for a table whose stored data is damaged and
-        :class:`StorageError` when storage cannot be read."""
+        the database error when storage cannot be read."""
         t = self.tables.get(table_id)
         if t is not None:
             return t

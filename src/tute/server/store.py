@@ -58,6 +58,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.pool import NullPool
 
 from ..errors import TuteError
 
@@ -427,7 +428,17 @@ class Store:
     def _check_schema(self, sqlite: bool) -> None:
         """Refuse a database that is not tute's: a SQLite file of another program (its tables
         and none of ours), or tables named like ours without our columns."""
-        with self.engine.connect() as conn:
+        # SQLite: looked at through a plain engine first, so that a refused file is left as it
+        # was (our connections switch it to WAL)
+        probe = create_engine(self.engine.url, poolclass=NullPool) if sqlite else self.engine
+        try:
+            self._check_tables(probe, sqlite)
+        finally:
+            if sqlite:
+                probe.dispose()
+
+    def _check_tables(self, engine: Engine, sqlite: bool) -> None:
+        with engine.connect() as conn:
             insp = inspect(conn)
             names = set(insp.get_table_names())
             ours = {t.name for t in (tables, events)}
