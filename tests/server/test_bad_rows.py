@@ -28,7 +28,8 @@ from .conftest import ROOT, hello
 
 pytestmark = pytest.mark.timeout(120)
 
-FAST = {"bot_delay": 0.0, "trick_pause": 0.0, "ws_rate": 1000.0, "bot_timeout": 600.0}
+FAST: dict[str, Any] = {"bot_delay": 0.0, "trick_pause": 0.0, "ws_rate": 1000.0,
+                        "bot_timeout": 600.0}
 DB = "tute.sqlite3"
 
 
@@ -52,6 +53,7 @@ def play(c: TestClient, table: str, tokens: list[str], actions: int | None) -> i
             if mover is None:  # a bot's turn
                 players[0].until("update")
                 continue
+            assert mover.state is not None
             mover.send({"type": "act", "action": mover.state["deal"]["legal_actions"][0],
                         "ref": "r"})
             upd = mover.until("update")

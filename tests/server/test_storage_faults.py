@@ -31,7 +31,8 @@ from .conftest import Player, hello
 
 pytestmark = pytest.mark.timeout(120)
 
-FAST = {"bot_delay": 0.0, "trick_pause": 0.0, "ws_rate": 1000.0, "bot_timeout": 600.0}
+FAST: dict[str, Any] = {"bot_delay": 0.0, "trick_pause": 0.0, "ws_rate": 1000.0,
+                        "bot_timeout": 600.0}
 
 
 class CommitFaults:
@@ -51,7 +52,7 @@ class CommitFaults:
                 raise sqlite3.OperationalError("database or disk is full")
             real(dbapi_conn)
 
-        dialect.do_commit = do_commit  # type: ignore[method-assign]
+        dialect.do_commit = do_commit  # type: ignore[method-assign,assignment]
 
 
 @contextlib.contextmanager
