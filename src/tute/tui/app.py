@@ -99,7 +99,7 @@ class SetupScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="setup"):
             yield Label(self.t("setup_title"), classes="title")
-            yield Label(self.t("setup_keys"), classes="muted")
+            yield Static(self.t("setup_keys"), classes="muted")
             yield Label(self.t("variant"))
             playable = [(f"{v.name if self.lang == 'es' else v.english} ({v.id})", v.id)
                         for v in VARIANTS.values() if v.playable]
@@ -161,7 +161,7 @@ class SetupScreen(Screen[None]):
             rows.append(Horizontal(
                 Label(self.t("seat_label", n=s) + rel, classes="rowlabel"),
                 Select([(x, x) for x in names], value=default, allow_blank=False,
-                       id=f"opp-{s}", classes="rowvalue"),
+                       id=f"opp-{s}", classes="rowvalue", compact=True),
                 classes="row"))
         await opps.mount_all(rows)
 
@@ -178,11 +178,11 @@ class SetupScreen(Screen[None]):
                 values = (["true", "false"] if spec.kind == "bool"
                           else [_option_value_text(c) for c in spec.choices])
                 field = Select([(v, v) for v in values], value=current, allow_blank=False,
-                               id=f"opt-{name}", classes="rowvalue")
+                               id=f"opt-{name}", classes="rowvalue", compact=True)
             elif spec.kind == "choice":
                 continue  # a single possible value: nothing to choose
             else:
-                field = Input(current, id=f"opt-{name}", classes="rowvalue")
+                field = Input(current, id=f"opt-{name}", classes="rowvalue", compact=True)
             label = Label(f"{name}", classes="rowlabel")
             label.tooltip = spec.doc
             widgets.append(Horizontal(label, field, classes="row"))
@@ -554,7 +554,7 @@ class TuteApp(App[Any]):
     .title { text-style: bold; }
     .muted { color: $text-muted; }
     .row { height: auto; }
-    .rowlabel { width: 32; padding: 1 1 0 0; }
+    .rowlabel { width: 32; padding: 0 1 0 0; }
     .rowvalue { width: 40; }
     #game { padding: 0 1; }
     #info { height: auto; color: $accent; }
