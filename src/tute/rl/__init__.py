@@ -1,7 +1,8 @@
 """Tute for reinforcement learning and game theory (docs/rl.md).
 
-``tute.rl.env(variant, **options)`` is a PettingZoo AEC environment, ``tute.rl.gym_env`` a
-Gymnasium single-agent wrapper, ``tute.rl.openspiel`` registers ``python_tute`` with OpenSpiel.
+``tute.rl.env(variant, **options)`` is a PettingZoo AEC environment, ``tute.rl.TuteGymEnv`` a
+Gymnasium single-agent wrapper (module ``tute.rl.gym_env``), ``tute.rl.generate`` batched
+self-play data, ``tute.rl.openspiel`` registers ``python_tute`` with OpenSpiel.
 Nothing here imports numpy, PettingZoo or Gymnasium until it is used, so ``import tute.rl``
 works without the ``rl`` extra installed.
 """
@@ -11,15 +12,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .encoding import ActionCatalogue, Layout, SeatEncoder, encode_view
-    from .pettingzoo_env import TuteEnv
+    from .encoding import ActionCatalogue, Layout, SeatEncoder, TableEncoder, encode_view
+    from .gym_env import TuteGymEnv
+    from .pettingzoo_env import TuteEnv, raw_env
+    from .selfplay import generate
+    from .table import Table
 
-__all__ = ["ActionCatalogue", "Layout", "SeatEncoder", "TuteEnv", "encode_view", "env",
-           "generate", "gym_env", "raw_env"]
+__all__ = ["ActionCatalogue", "Layout", "SeatEncoder", "Table", "TableEncoder", "TuteEnv",
+           "TuteGymEnv", "encode_view", "env", "generate", "raw_env"]
 
 _LAZY = {"ActionCatalogue": "encoding", "Layout": "encoding", "SeatEncoder": "encoding",
-         "encode_view": "encoding", "TuteEnv": "pettingzoo_env", "raw_env": "pettingzoo_env",
-         "gym_env": "gym_env", "generate": "generate"}
+         "TableEncoder": "encoding", "encode_view": "encoding", "Table": "table",
+         "TuteEnv": "pettingzoo_env", "raw_env": "pettingzoo_env", "TuteGymEnv": "gym_env",
+         "generate": "selfplay"}
 
 
 def env(variant: str = "tute_parejas", **kwargs: Any) -> Any:

@@ -124,7 +124,7 @@ class Layout:
             ("known", n * 40), ("void", n * 4), ("trump", 4), ("trump_card", 40),
             ("upcard", 40), ("table_card", 40), ("cantes", n * 5), ("points", s),
             ("cante_points", s), ("carry", s), ("stock", 1), ("hand_sizes", n), ("tricks", 1),
-            ("phase", 4), ("to_move", n), ("bid", 2), ("bidder", n), ("declarer", n),
+            ("phase", 4), ("to_move", 1), ("bid", 2), ("bidder", n), ("declarer", n),
             ("takeover", 1), ("match", 4 * s),
         ]
         blocks, off = [], 0
@@ -195,6 +195,7 @@ class SeatEncoder:
         self.buf = np.frombuffer(self._a, dtype=np.float32)
         self._zeros = array("f", bytes(4 * 40 * layout.n))
         self.seen = -1  # events of the current deal taken in; -1: sync from the view first
+        self.in_match = False  # the match score is encoded too (set by the match's driver)
         n, s = layout.n, layout.sides
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
@@ -269,7 +270,7 @@ class SeatEncoder:
             self.known[s] = view.known[s].mask if view.known else 0
             self._set_cards(self._known + 40 * rel[s], self.known[s])
             self.sizes[s] = view.hand_sizes[s]
-            buf[self._sizes + rel[s]] = view.hand_sizes[s] / 13.0
+            buf[self._sizes + rel[s]] = view.hand_sizes[s] / 14.0
             self._write_void(s)
         if self.trump >= 0:
             buf[self._trump_o + self.trump] = 1.0
@@ -298,8 +299,7 @@ class SeatEncoder:
         self.phase = _phase(view)
         buf[o["phase"] + self.phase] = 1.0
         self.to_move = view.to_move
-        if view.to_move is not None:
-            buf[self._to_move + rel[view.to_move]] = 1.0
+        buf[self._to_move] = float(view.to_move == self.seat)
         if view.auction is not None:
             bid, bidder = view.auction
             buf[o["bid"]] = bid / _MAX_BID
@@ -307,7 +307,7 @@ class SeatEncoder:
                 buf[o["bidder"] + rel[bidder]] = 1.0
         if view.contract is not None:
             declarer, bid, taken = view.contract
-            buf[o["bid"] + 1] = bid / _MAX_BID
+            buf[o["bid"] + 1] = min(bid / _MAX_BID, 1.0)  # a takeover adds to 230
             buf[o["declarer"] + rel[declarer]] = 1.0
             buf[o["takeover"]] = float(taken)
         if match is not None:
@@ -463,7 +463,7 @@ class SeatEncoder:
                 buf[self._trick + 40 * r + idx] = 1.0
                 buf[self._played + 40 * r + idx] = 1.0
                 self.sizes[p] -= 1
-                buf[self._sizes + r] = self.sizes[p] / 13.0
+                buf[self._sizes + r] = self.sizes[p] / 14.0
                 self._infer(p, idx)
             elif cls is TrickTaken:
                 self._trick_over()
@@ -484,7 +484,7 @@ class SeatEncoder:
                 self.stock_count -= 1
                 buf[self._stock] = self.stock_count / 40.0
                 self.sizes[p] += 1
-                buf[self._sizes + rel[p]] = self.sizes[p] / 13.0
+                buf[self._sizes + rel[p]] = self.sizes[p] / 14.0
                 if card is not None and p == seat:
                     self.hand |= card.mask
                     buf[self._hand + card.index] = 1.0
@@ -512,7 +512,9 @@ class SeatEncoder:
                         if not self.known[p] >> c.index & 1:
                             self.known[p] |= c.mask
                             buf[self._known + 40 * rel[p] + c.index] = 1.0
-            elif cls is DealEnded:  # after the last trick: only the phase changes
+            elif cls is DealEnded:  # after the last trick only the phase changes...
+                if self.in_match:
+                    return False  # ...and, in a match, its score
                 off = self._o["phase"]
                 buf[off + self.phase] = 0.0
                 self.phase = 3
@@ -523,13 +525,10 @@ class SeatEncoder:
         return True
 
     def set_to_move(self, to_move: int | None) -> None:
-        if to_move != self.to_move:
-            buf, off = self._a, self._to_move
-            if self.to_move is not None:
-                buf[off + self._rel[self.to_move]] = 0.0
-            if to_move is not None:
-                buf[off + self._rel[to_move]] = 1.0
-            self.to_move = to_move
+        # only "is it my turn": who else is asked would tell too much, since the engine
+        # polls a trick winner's partner only when it holds a cante (docs/rl.md)
+        self.to_move = to_move
+        self._a[self._to_move] = float(to_move == self.seat)
 
 
 def encode_view(view: SeatView | MatchView, options: Mapping[str, Any] | Options | None = None,
@@ -545,7 +544,7 @@ def encode_view(view: SeatView | MatchView, options: Mapping[str, Any] | Options
 
 # blocks indexed by seat (groups of ``size // n``) and by side (groups of ``size // sides``)
 _SEAT_BLOCKS = frozenset({"trick", "leader", "played", "known", "void", "cantes", "hand_sizes",
-                          "to_move", "bidder", "declarer"})
+                          "bidder", "declarer"})
 _SIDE_BLOCKS = frozenset({"points", "cante_points", "carry", "match"})
 
 
@@ -618,6 +617,8 @@ class TableEncoder:
 
     def observation(self, seat: int) -> np.ndarray:
         """A fresh array: seat ``seat``'s observation."""
-        obs = self.public.buf[self._perm[seat]]
+        pub = self.public
+        obs = pub.buf[self._perm[seat]]
         obs[:40] = self.hands[seat]  # the hand block comes first (Layout)
+        obs[pub._to_move] = float(pub.to_move == seat)
         return obs

@@ -153,6 +153,16 @@ def raw_env(variant: str = "tute_parejas", **kwargs: Any) -> TuteEnv:
     return TuteEnv(variant, **kwargs)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]):
+    """PettingZoo's wrapper, except that a step once every agent is done gets the library's
+    error (the wrapper itself only logs a warning and ignores the step)."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and not self.agents:
+            self.env.step(action)  # raises IllegalActionError
+        super().step(action)
+
+
 def env(variant: str = "tute_parejas", **kwargs: Any) -> Any:
     """The environment in PettingZoo's order-enforcing wrapper (the usual way to get one)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, **kwargs))
+    return _OrderEnforcing(raw_env(variant, **kwargs))

@@ -50,6 +50,7 @@ class Table:
         self.catalogue = ActionCatalogue(self.variant, self.options)
         self.layout = Layout.of(self.variant, self.options)
         self.encoder = TableEncoder(self.variant, self.options, self.layout)
+        self.encoder.public.in_match = reward == "match"
         self.num_actions = len(self.catalogue)
         self._mask = np.zeros(self.num_actions, np.int8)
         self._none = np.zeros(self.num_actions, np.int8)
@@ -73,6 +74,22 @@ class Table:
         else:
             self.match = None
             self.deal = Deal.new(self.variant, seed=seed, dealer=dealer, options=self.options)
+        self._deal_no = 1
+        self._steps = 0
+        self._legal_at = -1
+        self._mask_at = -1
+        self.encoder.invalidate()
+
+    def start(self, deal: Deal) -> None:
+        """Play the given deal (laid out by the caller: OpenSpiel's chance nodes, tests);
+        ``reward="deal"`` only."""
+        if self.reward_mode != "deal":
+            raise TuteError("a given deal can only be played with reward='deal'")
+        if deal.variant is not self.variant or deal.options != self.options:
+            raise TuteError(f"the deal is of {deal.variant.id} with other options than this "
+                            f"table's {self.variant.id}")
+        self.match = None
+        self.deal = deal
         self._deal_no = 1
         self._steps = 0
         self._legal_at = -1
