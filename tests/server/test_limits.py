@@ -357,3 +357,22 @@ def test_bad_limits_stop_the_server_with_one_line(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "TUTE_LIMITS" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_new_connections_beyond_the_accept_rate_wait_their_turn() -> None:
+    import asyncio
+
+    from tute.server.limits import Gate
+
+    async def run() -> tuple[list[bool], list[int], float]:
+        gate = Gate(Limits(accept_rate=100.0))  # bursts of 2, then one per 10 ms
+        resumed: list[int] = []
+        start = time.monotonic()
+        waits = [gate.later(lambda i=i: resumed.append(i)) for i in range(6)]  # type: ignore[misc]
+        while len(resumed) < 4:
+            await asyncio.sleep(0.005)
+        return waits, resumed, time.monotonic() - start
+
+    waits, resumed, took = asyncio.run(run())
+    assert waits == [False, False, True, True, True, True]
+    assert resumed == [2, 3, 4, 5] and 0.02 < took < 1.0  # in order, paced

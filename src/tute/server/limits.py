@@ -21,6 +21,7 @@ import functools
 import ipaddress
 import json
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ class Limits:
     max_connections: int = 2048  # open connections in all (at most the fd limit - 64)
     per_address: int = 512  # open connections (HTTP and WebSocket) from one address
     connect_rate: float = 20.0  # new connections per second per address, bursts of per_address
+    accept_rate: float = 500.0  # new connections taken up per second in all (others wait)
     header_timeout: float = 5.0  # seconds to send a request line and its headers
     idle_timeout: float = 5.0  # seconds a keep-alive connection may wait for its next request
     body_timeout: float = 10.0  # seconds to send a request body
@@ -274,6 +276,31 @@ class Gate:
         self.open: dict[object, str] = {}  # transport -> address key
         self.per: dict[str, int] = {}
         self.connects = Buckets(limits.connect_rate, limits.per_address)
+        # Taking up a connection (its request, the WebSocket handshake, the hello) costs about
+        # a millisecond: a burst of hundreds at once would stall every table for as long.
+        # Beyond accept_rate (bursts of 20 ms' worth) new connections wait, unread, in turn.
+        self.pace = Buckets(limits.accept_rate, max(1.0, limits.accept_rate / 50))
+        self.waiting: deque[Callable[[], None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def later(self, resume: Callable[[], None]) -> bool:
+        """Whether a new connection must wait its turn; if so ``resume`` is called then."""
+        if not self.waiting and self.pace.take(""):
+            return False
+        self.waiting.append(resume)
+        self._schedule()
+        return True
+
+    def _schedule(self) -> None:
+        if self._timer is None and self.waiting:
+            self._timer = asyncio.get_running_loop().call_later(
+                max(0.002, self.pace.retry_after("")), self._drain)
+
+    def _drain(self) -> None:
+        self._timer = None
+        while self.waiting and self.pace.take(""):
+            self.waiting.popleft()()
+        self._schedule()
 
     def admit(self, transport: object, host: str) -> tuple[int, str, str] | None:
         """None (admitted and counted), else (status, code, reason) of the refusal."""
@@ -332,7 +359,15 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
                 _refuse(transport, *refusal)
                 return
             super().connection_made(transport)
-            self._arm()
+            if gate.later(self._resume):
+                transport.pause_reading()
+            else:
+                self._arm()
+
+        def _resume(self) -> None:
+            if not self.transport.is_closing():
+                self.transport.resume_reading()
+                self._arm()  # the time waiting for its turn was ours, not the client's
 
         def _arm(self) -> None:
             # uvicorn waits for a request's headers for ever (its keep-alive timer stops at
