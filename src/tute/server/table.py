@@ -318,6 +318,9 @@ class Table:
             held = self.seats[seat].clients
             oldest = min(held, key=lambda c: c.opened)
             held.discard(oldest)
+            # fatal, so that the page it belongs to does not reconnect and push out another
+            oldest.send({"type": "error", "code": "replaced", "fatal": True,
+                         "reason": "this seat was opened in another window"})
             oldest.close("replaced by a newer connection to this seat")
         client.seat = seat
         client.table = self
