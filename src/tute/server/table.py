@@ -266,7 +266,8 @@ class Table:
     def seats_json(self) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name,
                  "level": s.level if s.kind == "bot" else None,
-                 "online": bool(s.clients) or s.kind == "bot", "away": s.away}
+                 "online": bool(s.clients) or s.kind == "bot", "away": s.away,
+                 "bot_in": _seconds_left(s.timer)}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -755,6 +756,14 @@ class Table:
             bot.reset()  # the bot protocol: forget the previous deal
             self._bots[seat] = (bot, deal_index)
         return bot
+
+
+def _seconds_left(timer: asyncio.TimerHandle | None) -> float | None:
+    """Seconds until a bot takes an absent player's seat (a countdown the others can see),
+    or None when no bot is due."""
+    if timer is None or timer.cancelled():
+        return None
+    return round(max(0.0, timer.when() - time.monotonic()), 1)  # the loop's clock
 
 
 _STORAGE_RETRY = 2.0  # seconds before a bot tries again a move that could not be stored
