@@ -378,3 +378,29 @@ def test_new_connections_beyond_the_accept_rate_wait_their_turn() -> None:
     waits, resumed, took = asyncio.run(run())
     assert waits == [False, False, True, True, True, True]
     assert resumed == [2, 3, 4, 5] and 0.02 < took < 1.0  # in order, paced
+
+
+def test_websockets_that_waited_their_turn_outlive_the_header_timeout(
+        server_process: Any) -> None:
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    srv = server_process(env={"TUTE_LIMITS": "header_timeout=1 accept_rate=50"})  # bursts of 1
+    r = httpx.post(srv.base + "/api/play", json={"variant": "tute_2p_corriente"}).json()
+    url = srv.base.replace("http", "ws") + f"/ws/{r['id']}"
+
+    async def watch(i: int) -> str:
+        async with connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await asyncio.sleep(2.0)  # past the header timeout
+            await ws.send(json.dumps({"type": "ping", "ref": str(i)}))
+            while (m := json.loads(await ws.recv()))["type"] != "pong":
+                pass
+            return str(m["ref"])
+
+    async def run() -> list[str]:
+        return list(await asyncio.gather(*(watch(i) for i in range(6))))
+
+    assert asyncio.run(run()) == [str(i) for i in range(6)]
