@@ -26,12 +26,13 @@ from typing import Any
 import pytest
 
 import tute
+import tute.worlds.sampler as sampler_module
 from tute.actions import Discard
 from tute.cards import ALL_CARDS, GUINOTE, TUTE, CardSet, cards_of
 from tute.deal import Deal
 from tute.events import Discarded, Drew
 from tute.rules import legal_mask
-from tute.worlds import STOCK, WIDOW, WorldSampler, knowledge, line_count
+from tute.worlds import STOCK, WIDOW, WorldSampler, knowledge_of, line_count
 from tute.worlds.knowledge import DISCARD, Knowledge
 from tute.worlds.sampler import World, _sample_line
 
@@ -235,11 +236,32 @@ def test_views_without_a_log(case: tuple[str, dict[str, Any]]) -> None:
             assert sampler.rejected == 0
 
 
+@pytest.mark.parametrize("variant", list(tute.VARIANTS))
+def test_every_decision_of_a_rules_bot_deal(variant: str) -> None:
+    """As a search bot would use it: at every decision of a deal played by rules bots, the
+    worlds come back as deals at the same point, showing the same view."""
+    from tute.bots import make_bot
+
+    deal = Deal.new(variant, seed=3)
+    bots = [make_bot("rules", seed=s) for s in range(deal.seats)]
+    rng = random.Random(3)
+    while not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        view = deal.view(seat)
+        legal = deal.legal_actions()
+        if len(legal) > 1:
+            sampler = WorldSampler(view)
+            for _ in range(2):
+                assert sampler.deal(rng).view(seat) == view
+        deal.apply(bots[seat].choose(view, legal))
+
+
 def test_knowledge_reads_voids_and_the_beat_duty() -> None:
     deal = Deal.new("tute_parejas", seed=7, dealer=3)
     for card in ("Rc", "Cc", "5c", "3c", "Ce", "3e"):  # seat 0 must beat Ce: 3e
         deal.apply(card)
-    k = knowledge(deal.view(0))
+    k = knowledge_of(deal.view(0))
     # seats 1 and 2 could not beat the king of copas, so the ace is with seat 3
     assert k.places("Ac") == (3,)
     assert k.capacity == {1: 9, 2: 9, 3: 7}  # the dealer shows 2e, the card turned
@@ -274,7 +296,7 @@ def brute_force(deal: Deal, seat: int) -> set[tuple[Any, ...]]:
     replayed, and the worlds that show the seat the same view and log are kept (keyed by the
     position now: hands, widow, discard)."""
     view = deal.view(seat)
-    k = knowledge(view)
+    k = knowledge_of(view)
     cards, slots = _positions_of_hidden(deal, seat, k)
     groups: dict[tuple[Any, Any], int] = Counter(slots)
     keys = list(groups)
@@ -377,17 +399,33 @@ def test_count_and_uniformity_against_brute_force(variant: str, options: dict[st
     assert checked, "no small position found"
 
 
-def test_count_with_a_forty_first_condition() -> None:
+@pytest.mark.parametrize("limit", [None, 1])
+def test_count_with_a_forty_first_condition(limit: int | None,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A 20 sung while the trump marriage was unsung: the worlds where the singer held both
-    trump cards are excluded, and the count still equals the brute force."""
+    trump cards are excluded; the count equals the brute force and sampling is uniform --
+    with the condition in the counting tables, and (limit 1) left to the replay check and
+    counted by inclusion and exclusion."""
+    if limit is not None:
+        monkeypatch.setattr(sampler_module, "_JOINT_LIMIT", limit)
     for seed in range(400):
         deal = random_deal("tute_parejas", {}, seed, 30)
         if deal.to_move is None:
             continue
-        sampler = WorldSampler(deal.view(deal.to_move))
-        if not sampler.knowledge.forbids or sampler.count() > 2000:
+        seat = deal.to_move
+        sampler = WorldSampler(deal.view(seat))
+        if not sampler.knowledge.forbids or not 3 <= sampler.count() <= 400:
             continue
-        assert sampler.count() == len(brute_force(deal, deal.to_move))
+        worlds = brute_force(deal, seat)
+        assert sampler.count_exact and sampler.count() == len(worlds)
+        assert sampler.exact == (limit is None)
+        rng = random.Random(seed)
+        per = 40
+        draws = Counter(_world_key(sampler.sample(rng), deal.seats)
+                        for _ in range(per * len(worlds)))
+        assert set(draws) <= worlds
+        stat = sum((draws[w] - per) ** 2 / per for w in worlds)
+        assert stat < chi2_limit(len(worlds) - 1)
         return
     pytest.skip("no position with a forty-first condition found")
 
@@ -465,7 +503,7 @@ def test_slot_counts_against_an_engine_brute_force(variant: str, options: dict[s
             continue
         obs = deal.to_move
         assert obs is not None
-        k = knowledge(deal.view(obs))
+        k = knowledge_of(deal.view(obs))
         for s in range(deal.seats):
             if s == obs or any(a.seat == s for f in k.forbids for a in f.atoms):
                 continue

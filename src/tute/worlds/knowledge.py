@@ -1,6 +1,6 @@
 """What one seat knows about the cards it cannot see (issue "The strongest Tute AI", item 1).
 
-:func:`knowledge` reads a seat's view (its own hand and the public record) and, when given,
+:func:`knowledge_of` reads a seat's view (its own hand and the public record) and, when given,
 the seat's event log (``deal.events_for(seat)``: it adds the timing of cantes and exchanges,
 the seat's own draws, its own discard and the passes of polled seats). It returns, for every
 hidden card, the *places* that may hold it -- each other seat, the face-down stock, the
@@ -73,7 +73,7 @@ __all__ = [
     "Play",
     "SeatLine",
     "excluded_by_play",
-    "knowledge",
+    "knowledge_of",
 ]
 
 STOCK: Final = "stock"  # the face-down stock (its positions are interchangeable)
@@ -462,7 +462,7 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
 # Knowledge
 
 
-def knowledge(view: SeatView, events: Sequence[Event] | None = None) -> Knowledge:
+def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowledge:
     """What ``view.seat`` knows of the hidden cards.
 
     The record is the seat's event log: ``events`` when given, else the view's own
@@ -721,12 +721,12 @@ def _poll_forbids(view: SeatView, var: Variant, opts: Options, hist: History,
                 acted = True
                 passed = passed or isinstance(ex, Passed)
             x += 1
-        if x == len(events) and view.to_move == partner and not ended:
-            acted = True  # asked right now
+        asked_now = x == len(events) and view.to_move == partner and not ended
         if ended or partner == view.seat:
             continue
-        if passed:
-            notes.append("a partner passed in a cante window (so it could declare)")
+        if passed or asked_now:
+            notes.append("a partner was asked in a cante window (so it could declare)")
+            continue
         if acted:
             continue
         sung = 0

@@ -40,6 +40,7 @@ polls of Guiñote partners when the log is given.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from bisect import bisect_left, bisect_right
@@ -78,7 +79,17 @@ from ..events import (
     TrumpNamed,
 )
 from ..rules import Declaration, declaration_cards
-from .knowledge import DISCARD, STOCK, WIDOW, Forbid, Interval, Knowledge, Place, knowledge
+from .knowledge import (
+    DISCARD,
+    STOCK,
+    WIDOW,
+    Atom,
+    Forbid,
+    Interval,
+    Knowledge,
+    Place,
+    knowledge_of,
+)
 
 __all__ = ["World", "WorldSampler", "build_deal", "count_worlds", "line_count", "sample_world"]
 
@@ -299,6 +310,7 @@ class _Plan:
         self.caps = [k.capacity.get(p, 0) for p in self.places]
         self.weighted = k.stock_game
         self.notes: list[str] = []
+        self.dropped: list[Forbid] = []  # conditions left to the replay (counted apart)
         # per place: interval classes (weighted seats only) and the state offsets
         self.ivs: list[list[Interval]] = [[] for _ in self.places]
         self.base: list[list[Interval]] = [[] for _ in self.places]
@@ -354,37 +366,26 @@ class _Plan:
         return items
 
     def _groups(self) -> list[tuple[tuple[int, ...], list[Forbid]]]:
-        """Cards tied by pair conditions, in groups small enough to list their placements."""
-        k = self.k
-        parent: dict[int, int] = {}
+        """Cards tied by pair conditions, in groups small enough to list their placements.
+        A group too large loses its widest conditions (a tute: four cards) one by one; the
+        replay checks those."""
+        active = list(self.k.forbids)
+        while True:
+            out = _components(active)
+            big = next((fs for cards, fs in out if self._joint_size(cards, fs) > _JOINT_LIMIT),
+                       None)
+            if big is None:
+                return out
+            widest = max(big, key=lambda f: len(f.atoms))
+            active.remove(widest)
+            self.dropped.append(widest)
+            self.notes.append(f"sampled with a replay check: {widest.why}")
 
-        def find(c: int) -> int:
-            while parent.setdefault(c, c) != c:
-                c = parent[c]
-            return c
-
-        for f in k.forbids:
-            first = find(f.atoms[0].card)
-            for a in f.atoms[1:]:
-                parent[find(a.card)] = first
-        groups: dict[int, tuple[list[int], list[Forbid]]] = {}
-        for f in k.forbids:
-            root = find(f.atoms[0].card)
-            cards, fs = groups.setdefault(root, ([], []))
-            fs.append(f)
-            for a in f.atoms:
-                if a.card not in cards:
-                    cards.append(a.card)
-        out = []
-        for cards, fs in groups.values():
-            size = 1
-            for c in cards:
-                size *= max(len(self._card_options(c, fs)), 1)
-            if size > _JOINT_LIMIT:
-                self.notes.append("too many cards tied by pair conditions")
-                continue
-            out.append((tuple(cards), fs))
-        return out
+    def _joint_size(self, cards: tuple[int, ...], forbids: list[Forbid]) -> int:
+        size = 1
+        for c in cards:
+            size *= max(len(self._card_options(c, forbids)), 1)
+        return size
 
     def _card_options(self, c: int, forbids: list[Forbid]) -> list[tuple[Place, Interval, bool]]:
         """The placements of one card of a group: its places, each seat's interval cut where
@@ -587,6 +588,54 @@ class _Plan:
         return (0, 0) if iv < 0 else self.ivs[p][iv]
 
 
+def _force(k: Knowledge, atoms: list[Atom], kept: list[Forbid]) -> Knowledge | None:
+    """The knowledge with every atom made true (None if one cannot be)."""
+    domains = dict(k.domains)
+    lines = dict(k.lines)
+    for a in atoms:
+        if a.card in domains:
+            dom = domains[a.card]
+            if a.seat not in dom:
+                return None
+            lo, hi = dom[a.seat]
+            hi = min(hi, a.by) if k.stock_game else hi
+            if lo > hi:
+                return None
+            domains[a.card] = {a.seat: (lo, hi)}
+        else:
+            line = lines[a.seat]
+            lo, hi = line.cards[a.card]
+            if lo > a.by:
+                return None
+            cards = dict(line.cards)
+            cards[a.card] = (lo, min(hi, a.by))
+            lines[a.seat] = dataclasses.replace(line, cards=cards)
+    return dataclasses.replace(k, domains=domains, lines=lines, forbids=tuple(kept))
+
+
+def _components(forbids: list[Forbid]) -> list[tuple[tuple[int, ...], list[Forbid]]]:
+    """The cards tied together by conditions (union-find), with their conditions."""
+    parent: dict[int, int] = {}
+
+    def find(c: int) -> int:
+        while parent.setdefault(c, c) != c:
+            c = parent[c]
+        return c
+
+    for f in forbids:
+        first = find(f.atoms[0].card)
+        for a in f.atoms[1:]:
+            parent[find(a.card)] = first
+    groups: dict[int, tuple[list[int], list[Forbid]]] = {}
+    for f in forbids:
+        cards, fs = groups.setdefault(find(f.atoms[0].card), ([], []))
+        fs.append(f)
+        for a in f.atoms:
+            if a.card not in cards:
+                cards.append(a.card)
+    return [(tuple(cards), fs) for cards, fs in groups.values()]
+
+
 def _true(seat: int, by: int, option: tuple[Place, Interval, bool]) -> bool:
     place, (_lo, hi), _h = option
     return place == seat and hi <= by
@@ -602,24 +651,45 @@ class WorldSampler:
 
     def __init__(self, view: SeatView, events: Sequence[Event] | None = None):
         self.view = view
-        self.knowledge = knowledge(view, events)
+        self.knowledge = knowledge_of(view, events)
         self._plan = _Plan(self.knowledge)
         self._count: int | None = None
+        self._count_exact = False
         self._script = (_script(self.knowledge) if self.knowledge.history.events is not None
                         else None)
         self.rejected = 0  # worlds refused by the replay (inexact knowledge only)
 
     @property
     def exact(self) -> bool:
-        """Whether every condition of the record is counted (else the replay checks some)."""
+        """Whether sampling encodes every condition of the record (else the replay checks
+        some, and refuses the worlds that break them)."""
         return self.knowledge.exact and not self._plan.notes
 
+    @property
+    def count_exact(self) -> bool:
+        """Whether :meth:`count` is the exact number of consistent worlds."""
+        self.count()
+        return self.knowledge.exact and self._count_exact
+
     def count(self) -> int:
-        """The number of worlds satisfying the encoded conditions (all of them when
-        :attr:`exact`)."""
+        """The number of worlds consistent with the record, as far as the knowledge encodes
+        it (all of it when :attr:`count_exact`). Conditions too wide for the sampler's tables
+        are counted by inclusion and exclusion."""
         if self._count is None:
             k = self.knowledge
-            total = self._plan.total()
+            plan = self._plan
+            total = plan.total()
+            self._count_exact = True
+            kept = [f for f in k.forbids if f not in plan.dropped]
+            for size in range(1, len(plan.dropped) + 1):
+                for subset in itertools.combinations(plan.dropped, size):
+                    forced = _force(k, [a for f in subset for a in f.atoms], kept)
+                    if forced is None:
+                        continue
+                    sub = _Plan(forced)
+                    if sub.dropped:
+                        self._count_exact = False
+                    total += (-1) ** size * sub.total()
             total *= math.factorial(k.capacity.get(STOCK, 0))
             if k.stock_game:  # the observer's own slots, when the log does not pin them
                 line = k.lines[k.seat]
@@ -791,7 +861,7 @@ def _replay(k: Knowledge, world: World, script: Sequence[Action | None] | None =
     events = k.history.events
     if events is not None:
         ok = _replay_events(deal, script if script is not None else _script(k), events,
-                            world, k.seat)
+                            world, k.view)
     else:
         ok = _replay_view(deal, k, world)
     return deal if ok else None
@@ -847,9 +917,10 @@ def _action_of(e: Event) -> Action | None:
 
 
 def _replay_events(deal: Deal, script: Sequence[Action | None], seen: Sequence[Event],
-                   world: World, seat: int) -> bool:
-    """Apply the record's actions on the world's deal; it fits if every one is legal and the
-    seat's log comes out the same."""
+                   world: World, view: SeatView) -> bool:
+    """Apply the record's actions on the world's deal; it fits if every one is legal, the
+    seat's log comes out the same and the same seat is to act (with the same choices)."""
+    seat = view.seat
     try:
         for act in script:
             if act is None:
@@ -859,7 +930,9 @@ def _replay_events(deal: Deal, script: Sequence[Action | None], seen: Sequence[E
             deal.apply(act)
     except IllegalActionError:
         return False
-    return deal.events_for(seat) == list(seen)
+    if deal.events_for(seat) != list(seen) or deal.to_move != view.to_move:
+        return False  # a seat asked now in one world and not in the other
+    return deal.to_move != seat or tuple(deal.legal_actions()) == view.legal_actions
 
 
 class _ViewReplay:
