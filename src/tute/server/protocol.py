@@ -53,6 +53,8 @@ _SCHEMAS: dict[str, dict[str, tuple[type, bool, int]]] = {
     "sync": {"since": (int, False, 2**31)},
     "fill_bots": {"level": (str, False, 16)},
     "ping": {"ref": (str, False, 32)},
+    "chat": {"text": (str, False, 400), "phrase": (str, False, 16)},
+    "rematch": {},
 }
 
 
