@@ -73,6 +73,7 @@ def random_deal(variant: str, options: Mapping[str, Any], seed: int, steps: int)
         if deal.is_over():
             break
         acts = deal.legal_actions()
+        act: tute.Action
         special = [a for a in acts if not isinstance(a, tute.Card) and a is not tute.PASS
                    and str(a) not in ("throw", "renuncio", "stop")]
         bids = [a for a in special if str(a).startswith("bid:")]
@@ -167,15 +168,15 @@ def check_truth(k: Knowledge, deal: Deal) -> None:
         return got[0] if k.given_by[s] >> c & 1 else got[-1]
 
     for s, line in k.lines.items():
-        for c, (lo, hi) in line.cards.items():
-            assert lo <= entry(s, c) <= hi, (s, str(ALL_CARDS[c]), entry(s, c), (lo, hi))
-        for j, c in line.pinned.items():
-            assert entry(s, c) == j or (c, j) in entries[s]
-    for c in cards_of(k.hidden):
-        place = where[c.index]
+        for idx, (lo, hi) in line.cards.items():
+            assert lo <= entry(s, idx) <= hi, (s, str(ALL_CARDS[idx]), entry(s, idx), (lo, hi))
+        for j, idx in line.pinned.items():
+            assert entry(s, idx) == j or (idx, j) in entries[s]
+    for card in cards_of(k.hidden):
+        place = where[card.index]
         if isinstance(place, int):
-            lo, hi = k.domains[c.index][place]
-            assert lo <= entry(place, c.index) <= hi
+            lo, hi = k.domains[card.index][place]
+            assert lo <= entry(place, card.index) <= hi
     for f in k.forbids:
         truth = []
         for a in f.atoms:
@@ -277,7 +278,7 @@ def _positions_of_hidden(deal: Deal, seat: int, k: Knowledge
                          ) -> tuple[list[int], list[tuple[Any, Any]]]:
     """The hidden cards and, for each, its true (place now, place as dealt)."""
     n = deal.seats
-    dealt_in = {c.index: s for s in range(n) for c in deal.initial_hands[s]}
+    dealt_in: dict[int, Any] = {c.index: s for s in range(n) for c in deal.initial_hands[s]}
     w = true_world(deal)
     if deal.initial_widow is not None:
         dealt_in[deal.initial_widow.index] = WIDOW
@@ -332,10 +333,10 @@ def brute_force(deal: Deal, seat: int) -> set[tuple[Any, ...]]:
             continue
         if other.view(seat) != view:
             continue
-        discard = next((e.card for e in other.events if isinstance(e, Discarded)), None)
+        put = next((e.card for e in other.events if isinstance(e, Discarded)), None)
         hands_now = tuple(other.hand(s).mask for s in range(deal.seats))
         widow_now = tuple(sorted(new_now.get(WIDOW, set())))
-        found.add((*hands_now, widow_now, () if discard is None else (discard.index,)))
+        found.add((*hands_now, widow_now, () if put is None else (put.index,)))
     return found
 
 

@@ -1,10 +1,12 @@
 """What one seat knows about the cards it cannot see (issue "The strongest Tute AI", item 1).
 
-:func:`knowledge_of` reads a seat's view (its own hand and the public record) and, when given,
-the seat's event log (``deal.events_for(seat)``: it adds the timing of cantes and exchanges,
-the seat's own draws, its own discard and the passes of polled seats). It returns, for every
-hidden card, the *places* that may hold it -- each other seat, the face-down stock, the
-subastado widow or discard -- and how many hidden cards each place holds now.
+:func:`knowledge_of` reads a seat's view: its own hand and the public record, that is the
+view's fields and its ``history`` (the seat's event log, ``deal.events_for(seat)``: the
+moments of cantes and exchanges, the seat's own draws and discard, the passes of polled
+seats). It returns, for every hidden card, the *places* that may hold it -- each other seat,
+the face-down stock, the subastado widow or discard -- and how many hidden cards each place
+holds now. (The table card of arrastrado and the upcard are face up, so never hidden.) A view
+without a log is read alone; see :func:`knowledge_of`.
 
 **Play constraints, one mechanism.** Every duty of the family reads "if you hold a card of
 class K you must play one of K" (follow suit, beat, trump, overtrump, answer a trump lead), so
@@ -26,10 +28,13 @@ the sampler counts, per seat, the ways to fill the slots (:mod:`tute.worlds.samp
 other games every interval is ``[0, 0]``: a card ruled out is simply not in that hand.
 
 **Pair conditions.** Under ``forty_first=enforce`` a 20 tells the table the singer did not
-hold the trump marriage then; a seat polled in a cante window tells whether it had something to
-declare. Those are conditions on two or more cards at once (:class:`Forbid`); the 20 is
-encoded exactly (event log given). What the sampler cannot encode is left to the replay of the
-public record, which refuses a world that contradicts it (see ``exact`` and ``notes``).
+hold the trump marriage then. Where the winner's partner may declare too (Guiñote), the engine
+asks the partner only when it has a declaration available, so every window it was not asked in
+says it held no unsung marriage (nor a tute) then. Those are conditions on several cards at
+once (:class:`Forbid`), encoded exactly. What is not encoded -- a partner asked and passing,
+the options ``cante_restriction``, ``tute_dealt_wins_immediately`` and the like, the moments a
+log-less view does not show -- is left to the replay of the record, which refuses a world that
+contradicts it (``Knowledge.exact`` is then False and ``notes`` says why).
 """
 
 from __future__ import annotations
@@ -466,9 +471,11 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
     """What ``view.seat`` knows of the hidden cards.
 
     The record is the seat's event log: ``events`` when given, else the view's own
-    ``history``. A view without a log (built by hand, or by an older engine) is read alone:
-    the moments of cantes and exchanges, the passes and the seat's own draws are then not
-    known, and the replay searches for moments that fit."""
+    ``history``. A view without a log (built by hand, or with its history stripped) is read
+    alone: plays and draws are rebuilt exactly, but the moments of cantes and exchanges, the
+    passes and the seat's own draws are not known, so the stock games' bounds are the
+    loosest the view allows and the replay searches for moments that fit (exactly uniform,
+    through the replay check)."""
     if events is None and view.history:
         events = view.history  # (an empty log reads the same either way)
     var = find_variant(view.variant)
