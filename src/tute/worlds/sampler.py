@@ -732,7 +732,7 @@ class WorldSampler:
 
     def build(self, world: World) -> Deal:
         """Replay the record on ``world``; raises if it does not fit."""
-        deal = _replay(self.knowledge, world)
+        deal = _replay(self.knowledge, world, self._script)
         if deal is None:
             raise TuteError("this world does not fit the record")
         return deal
@@ -746,6 +746,8 @@ def count_worlds(view: SeatView, events: Sequence[Event] | None = None) -> int:
 
 def sample_world(view: SeatView, rng: random.Random,
                  events: Sequence[Event] | None = None) -> World:
+    """One world consistent with ``view``, uniformly (build a :class:`WorldSampler` to draw
+    many: its tables are made once)."""
     return WorldSampler(view, events).sample(rng)
 
 
