@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
@@ -178,6 +179,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         finally:
             await hub.shutdown()
             store.close()
+            close_shared_pool()
 
     app = FastAPI(title="tute", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
@@ -33,7 +34,7 @@ __all__ = ["LEVELS", "Hub"]
 
 log = logging.getLogger("tute.server")
 
-LEVELS = ("facil", "medio", "dificil")
+LEVELS = tuple(BOT_LEVELS)  # the bot registry's levels, easiest first
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 # 32**8 = 2**40 codes: guessing one of a thousand live tables takes about 10**9 lookups, and
 # lookups are rate-limited per address. Tables made before keep their 6-character codes.

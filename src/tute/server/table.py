@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import parse_action
-from ..bots import make_bot
+from ..bots import LEVELS, make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, TuteError
 from ..events import Event
 from ..match import Match
+from .botpool import is_heavy, shared_pool
 from .protocol import (
     PROTOCOL,
     action_for,
@@ -739,7 +740,7 @@ class Table:
             raise TableError("not_host", "only the table's host can fill the seats with bots")
         if self.status != "waiting":
             raise TableError("not_waiting", "the game has already started")
-        level = level if level in ("facil", "medio", "dificil", "random", "rules") else "medio"
+        level = level if level in (*LEVELS, "random", "rules") else "medio"
         await self._change_seats({i: Seat("bot", f"Bot {i + 1}", level)
                                   for i, s in enumerate(self.seats) if s.kind == "open"})
 
@@ -817,7 +818,12 @@ class Table:
         if not legal:
             return
         try:
-            action = await asyncio.to_thread(bot.choose, view, legal)
+            if is_heavy(bot):  # a search bot: seconds of CPU, in a worker process
+                seed = (self.row.seed * 1_000_003 + seat * 7919 + v * 104_729) % (2**63)
+                action: Any = await shared_pool().choose(self.seats[seat].level, seed, view,
+                                                         legal)
+            else:
+                action = await asyncio.to_thread(bot.choose, view, legal)
         except Exception:
             log.exception("table %s: bot for seat %d failed; playing a random card", self.id,
                           seat)
