@@ -372,7 +372,11 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             if len(table_id) > 32:
                 _fatal(client, "not_found", "no such table")
                 return
-            table = await hub_of(websocket).get(table_id)
+            try:
+                table = await hub_of(websocket).get(table_id)
+            except TableError as exc:  # a damaged table (its reason), storage unreachable
+                _fatal(client, exc.code, exc.reason)
+                return
             if table is None:
                 _fatal(client, "not_found", "no such table")
                 return
