@@ -1750,6 +1750,49 @@ def solve_command(
     typer.echo(json.dumps({"summary": cs.summarize(rows)}))
 
 
+@_command("analyze")
+def analyze_command(
+    file: Annotated[str, typer.Argument(
+        help="A deal or match record (it may stop mid-deal; at most 16 MB, - for stdin).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    worlds: Annotated[int, typer.Option(
+        min=0, max=10_000, help="Worlds sampled per decision by the search measure (0: the "
+        "double-dummy measure only).")] = 32,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled worlds.")] = 0,
+    move_time: Annotated[float | None, typer.Option(
+        "--move-time", min=0.001, max=600.0,
+        help="Cap the search to this many seconds a decision (the figures then depend on "
+        "the machine; default: no cap, reproducible).")] = None,
+) -> None:
+    """What every decision cost: the action taken against the best one by a search from the
+    seat's own view (pimc, a fixed number of worlds and a seed) and by the exact solver with
+    every hand known, with points lost, accuracy and the costliest decisions per seat.
+
+    A bad record prints what is wrong and exits with 2 (as tute replay); the methods are in
+    docs/analysis.md."""
+    from .analysis import analyze_deals, deals_of_record, format_analysis
+
+    try:
+        kind, deals = deals_of_record(_read_record(file))
+    except RecordError as exc:
+        if as_json:
+            typer.echo(json.dumps({"valid": False, "index": exc.index, "field": exc.field,
+                                   "error": _one_line(str(exc))}, ensure_ascii=False))
+        _fail(_record_error_text(exc))
+    show = sys.stderr.isatty()
+    bar = _progress_bar(show)
+    report = analyze_deals(deals, kind=kind, worlds=worlds, seed=seed, move_time=move_time,
+                           progress=bar)
+    if show:
+        sys.stderr.write("\r" + " " * 70 + "\r")
+        sys.stderr.flush()
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
+        return
+    for line in format_analysis(report):
+        typer.echo(line)
+
+
 # =============================================================================================
 # tute demo
 

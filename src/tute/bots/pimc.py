@@ -15,6 +15,8 @@ The objective is the game's: the point margin of the seat's side, the balance wh
 pays (subastado's contract), the lost games where deals are lost (arrastrado, cabrón: one lost
 game weighs a whole deal of points). It is anytime: worlds are taken until ``move_time``
 seconds have passed (at least one), so a bot out of time still answers with a legal action.
+The valuation itself is :func:`action_values`, which the analysis of records
+(:mod:`tute.analysis`) calls with a fixed number of worlds and no clock.
 
 ``cheat`` sees every hand (``attach(deal)``) and plays the exact solver's best card: a yardstick
 for analysis and arenas, never offered at a table.
@@ -26,7 +28,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import Action
 from ..errors import TuteError
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from ..deal import Deal, SeatView
     from ..solver import Solver
 
-__all__ = ["CheatBot", "PimcBot", "objective"]
+__all__ = ["ActionValues", "CheatBot", "PimcBot", "action_values", "objective"]
 
 #: the weight of one lost game (arrastrado, cabrón) against one point of margin
 LOST_GAME = 100.0
@@ -177,6 +179,41 @@ def _solver_covers(solver: Solver, deal: Deal) -> bool:
     return True
 
 
+class ActionValues(NamedTuple):
+    """What :func:`action_values` found: per legal action its mean value, and the worlds."""
+
+    values: list[float]
+    worlds: int  # 0 when every legal action is worth the same (nothing was sampled)
+
+
+def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: random.Random,
+                  solver: Solver | None, *, deadline: float = math.inf,
+                  tolerance: int = 0) -> ActionValues:
+    """The mean value of each legal action (in ``legal``'s order) over up to ``worlds``
+    worlds sampled uniformly from ``view`` (at least one; no more once ``deadline``, a
+    ``time.perf_counter()`` instant, has passed), in the seat's side's terms
+    (:func:`objective`; the solver's margins where it covers the position). Equivalent cards
+    are valued once and share the value. With no deadline the result depends on the view,
+    ``worlds`` and the rng's state alone: the pimc bot's choice, and the analysis' measure."""
+    from ..worlds import WorldSampler
+
+    rep = _equivalents(view, legal)
+    distinct = [a for i, a in enumerate(legal) if rep[i] == i]
+    if len(distinct) == 1:
+        return ActionValues([0.0] * len(legal), 0)
+    sampler = WorldSampler(view)
+    evaluator = _Evaluator(rng, solver, tolerance)
+    totals = [0.0] * len(distinct)
+    n = 0
+    while n < worlds and (n == 0 or time.perf_counter() < deadline):
+        world = sampler.deal(rng)
+        for i, v in enumerate(evaluator.values(world, view.seat, distinct, deadline)):
+            totals[i] += v
+        n += 1
+    slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
+    return ActionValues([totals[slot[rep[i]]] / n for i in range(len(legal))], n)
+
+
 class _SearchBot(Bot):
     """Shared by the sampling bots: settings, the solver and the anytime loop."""
 
@@ -213,28 +250,14 @@ class PimcBot(_SearchBot):
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        from ..worlds import WorldSampler
-
-        start = time.perf_counter()
-        deadline = start + self.move_time
-        sampler = WorldSampler(view)
-        evaluator = _Evaluator(self.rng, self.solver(), self.tolerance)
-        rep = _equivalents(view, legal)
-        distinct = [a for i, a in enumerate(legal) if rep[i] == i]
-        if len(distinct) == 1:
-            return legal[0]
-        totals = [0.0] * len(distinct)
-        n = 0
-        while n < self.max_worlds and (n == 0 or time.perf_counter() < deadline):
-            world = sampler.deal(self.rng)
-            for i, v in enumerate(evaluator.values(world, view.seat, distinct, deadline)):
-                totals[i] += v
-            n += 1
-        self.last_worlds = n
-        legal = distinct
-        best = max(totals)
+        found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
+                              deadline=time.perf_counter() + self.move_time,
+                              tolerance=self.tolerance)
+        if found.worlds:
+            self.last_worlds = found.worlds
+        best = max(found.values)
         # ties (common: equivalent cards) go to the first of the engine's order, as rules do
-        return legal[next(i for i, t in enumerate(totals) if math.isclose(t, best))]
+        return legal[next(i for i, v in enumerate(found.values) if math.isclose(v, best))]
 
 
 @register("cheat", "sees every hand and plays the exact solver's best action "

@@ -417,6 +417,17 @@ class Solver:
         self.nodes = self._total_nodes() - start
         return v
 
+    def reaches(self, deal: Deal, threshold: int, hero: int | None = None) -> bool:
+        """Is :meth:`value` at least ``threshold``? One zero-window probe: far cheaper than
+        the exact value (the analysis asks it of an action against the known best value)."""
+        cfg, st = self._state(deal, hero)
+        if st[T.S_OVER]:
+            return threshold <= 0
+        start = self._total_nodes()
+        yes = self._probe(cfg, st, threshold)
+        self.nodes = self._total_nodes() - start
+        return yes
+
     def analyze(self, deal: Deal, hero: int | None = None) -> Analysis:
         """The position's value and the value of each legal action (side 0's future margin
         from this position when that action is taken and play is perfect afterwards). In
