@@ -99,7 +99,8 @@ def test_lobby_play_a_deal_and_switch_language(browser: Any, site: str) -> None:
         if page.locator(".hand-card.legal").count():
             _click(page.locator(".hand-card.legal").first)
         page.wait_for_timeout(80)
-    page.locator(".hand-card.illegal").first.click()
+    # aria-disabled (screen readers hear it cannot be played), yet pressable: force the click
+    page.locator(".hand-card.illegal").first.click(force=True)
     page.wait_for_selector(".msg:has-text('No puedes')")
     _shot(page, "illegal-reason")
     # play the whole deal by clicking

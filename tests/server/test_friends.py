@@ -73,7 +73,7 @@ def test_chat_is_text_stored_apart_and_rate_limited(make_client: Any, tmp_path: 
 
 
 def test_chat_can_be_turned_off(client: TestClient) -> None:
-    r, j = _pair(client, chat=False)
+    r, _ = _pair(client, chat=False)
     with client.websocket_connect(f"/ws/{r['id']}") as wa:
         a = hello(wa, r["token"])
         assert a.msgs[0]["table"]["chat"] is False

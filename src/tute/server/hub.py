@@ -414,6 +414,10 @@ def _frame(m: Match, seat: int | None, action: str | None) -> dict[str, Any]:
         "card_points": list(shown.card_points), "games": list(m.games),
         "to_move": shown.to_move,
         "summary": deal_summary(shown, n),
+        # what the replay shows beside the board: the cantes so far, and the tricks done (to
+        # step trick by trick)
+        "cantes": [[s, str(d), p] for s, d, p in shown.cantes],
+        "tricks": len(shown.tricks),
     }
 
 

@@ -3,7 +3,7 @@ const ES = {
   title: "Tute", tagline: "El juego de cartas español, en el navegador",
   yourName: "Tu nombre", namePlaceholder: "¿Cómo te llamas?",
   quickTitle: "Jugar contra bots", quickPlay: "Jugar ya",
-  variant: "Juego", level: "Nivel", facil: "Fácil", medio: "Medio", dificil: "Difícil",
+  variant: "Juego", level: "Nivel", facil: "Fácil", medio: "Medio", dificil: "Difícil", maestro: "Maestro",
   createTitle: "Crear una mesa", seats: "Asientos", seat: "Asiento {0}",
   you: "Tú", open: "Libre (amigo)", bot: "Bot {0}", public: "Mesa pública (aparece en la lista)",
   create: "Crear mesa", joinTitle: "Unirse con un código", code: "Código", join: "Unirse",
@@ -50,13 +50,44 @@ const ES = {
   goal_balance_deals: "{0} manos; gana el saldo más alto",
   goal_cotos: "{0} partidas a coto · {1} cotos", noScoreYet: "—", side: "Bando {0}",
   info: "Mesa {0}", log: "Jugadas", closed: "Conexión cerrada: {0}",
+  us2: "Nosotros", cotosCol: "Cotos", sheet: "Anotador", sheetTitle: "Anotador", dealOfN: "Mano {0} de {1}",
+  thisDeal: "Esta mano", carried: "Traen", running: "Llevan", cumulative: "Acumulado",
+  vueltasNext: "Nadie llega a 101: se juega de vueltas", vueltasNow: "De vueltas: {0}",
+  vueltasTag: "de vueltas", trickWinner: "Gana la baza {0} (+{1})", trickWinnerYou: "Ganas la baza (+{0})",
+  stockOver: "Se acabó el montón: ahora hay que asistir, montar y fallar",
+  stockOverGuinote: "Arrastre: se acabó el montón; hay que asistir y montar",
+  announceCante: "{0} canta {1} (+{2})", announceExchange: "{0} cambia {1} por la muestra",
+  announceBid: "{0} puja {1}", announcePass: "{0} pasa", announceContract: "Contrato: {0} juega {1}",
+  announceTrump: "{0} elige triunfo: {1}", announceTakeover: "{0} se queda la puja de {1}: {2} (paga doble)",
+  announceThrown: "{0} tira la mano", announceRenuncio: "{0} reclama renuncio", renuncioOk: "con razón", renuncioBad: "sin razón",
+  contract: "Contrato", declarer: "Juega", bid: "Puja", topBid: "Puja más alta", noBidYet: "Nadie ha pujado",
+  contractMade: "Contrato cumplido", contractFailed: "Contrato fallado", sitsOut: "descansa",
+  tableCard: "Carta de la mesa", stockLeft: "Montón: {0}", botIn: "un bot juega en {0} s",
+  playsLegal: "Te toca. Puedes jugar: {0}", liveTrick: "Baza", lastTrickBy: "Última baza: gana {0}",
+  lobbyRules: "Reglas", rulesTitle: "Reglas: {0}", help: "Ayuda", helpTitle: "Cómo se juega",
+  helpPage: "Toca una carta dorada para jugarla (o arrástrala a la mesa). Con el teclado: Tab y flechas, Intro para jugar.",
+  houseRules: "Reglas de la casa", defaultsNote: "Por defecto: {0}", resetRules: "Restablecer",
+  grp_match: "Duración y tanteo", grp_play: "Obligaciones de juego", grp_cantes: "Cantes",
+  grp_exchange: "Cambio de la muestra", grp_auction: "Subasta", grp_deal: "Reparto", grp_other: "Otras",
+  yes: "sí", no: "no", none: "ninguno", chat: "Charla", chatOn: "Charla en la mesa", chatOff: "La charla está desactivada en esta mesa",
+  chatPlaceholder: "Escribe un mensaje…", send: "Enviar", quick: "Frases",
+  ph_hola: "¡Hola!", ph_bien: "¡Bien jugado!", ph_suerte: "¡Suerte!", ph_gracias: "Gracias",
+  ph_uy: "¡Uy!", ph_otra: "¿Otra partida?", ph_adios: "¡Hasta luego!", ph_espera: "Un momento, por favor",
+  rematchWait: "Preparando la revancha…", liveTables: "Partidas en juego", noLive: "No hay partidas públicas en juego.",
+  myHistory: "Tus partidas terminadas", noMyHistory: "Aún no has terminado ninguna partida.",
+  won: "Ganaste", lost: "Perdiste", noWinner: "Sin ganador", abandoned: "abandonada", joinError: "No hay ninguna mesa con ese código.",
+  codeShort: "Un código tiene 8 letras o números.", aboutGame: "El juego", gameFor: "{0} jugadores",
+  trickStep: "Baza {0}", prevTrick: "Baza anterior", nextTrick: "Baza siguiente",
+  cantesNone: "Sin cantes todavía", seats2: "Jugadores", watching: "{0} mirando",
+  firstLoad: "", pts: "{0} tantos", of: "de", closeBtn: "Cerrar", rulesLink: "Ver las reglas",
+  err_generic: "Algo ha fallado: {0}",
 };
 
 const EN = {
   title: "Tute", tagline: "The Spanish card game, in your browser",
   yourName: "Your name", namePlaceholder: "What's your name?",
   quickTitle: "Play against bots", quickPlay: "Play now",
-  variant: "Game", level: "Level", facil: "Easy", medio: "Medium", dificil: "Hard",
+  variant: "Game", level: "Level", facil: "Easy", medio: "Medium", dificil: "Hard", maestro: "Master",
   createTitle: "Create a table", seats: "Seats", seat: "Seat {0}",
   you: "You", open: "Open (a friend)", bot: "Bot {0}", public: "Public table (listed in the lobby)",
   create: "Create table", joinTitle: "Join with a code", code: "Code", join: "Join",
@@ -103,6 +134,37 @@ const EN = {
   goal_balance_deals: "{0} deals; highest balance wins",
   goal_cotos: "{0} games a coto · {1} cotos", noScoreYet: "—", side: "Side {0}",
   info: "Table {0}", log: "Moves", closed: "Connection closed: {0}",
+  us2: "Us", cotosCol: "Cotos", sheet: "Score sheet", sheetTitle: "Score sheet", dealOfN: "Deal {0} of {1}",
+  thisDeal: "This deal", carried: "Carried", running: "Running", cumulative: "Total",
+  vueltasNext: "Nobody reached 101: a deal de vueltas follows", vueltasNow: "De vueltas: {0}",
+  vueltasTag: "de vueltas", trickWinner: "{0} takes the trick (+{1})", trickWinnerYou: "You take the trick (+{0})",
+  stockOver: "The stock is over: now you must follow suit, head and trump",
+  stockOverGuinote: "Arrastre: the stock is over; follow suit and head the trick",
+  announceCante: "{0} declares {1} (+{2})", announceExchange: "{0} exchanges {1} for the upcard",
+  announceBid: "{0} bids {1}", announcePass: "{0} passes", announceContract: "Contract: {0} plays {1}",
+  announceTrump: "{0} names trumps: {1}", announceTakeover: "{0} takes over {1}'s bid: {2} (double stakes)",
+  announceThrown: "{0} throws in the hand", announceRenuncio: "{0} claims a revoke", renuncioOk: "rightly", renuncioBad: "wrongly",
+  contract: "Contract", declarer: "Declarer", bid: "Bid", topBid: "Top bid", noBidYet: "No bid yet",
+  contractMade: "Contract made", contractFailed: "Contract failed", sitsOut: "sits out",
+  tableCard: "Table card", stockLeft: "Stock: {0}", botIn: "a bot plays in {0} s",
+  playsLegal: "Your turn. You may play: {0}", liveTrick: "Trick", lastTrickBy: "Last trick: {0} took it",
+  lobbyRules: "Rules", rulesTitle: "Rules: {0}", help: "Help", helpTitle: "How to play",
+  helpPage: "Tap a golden card to play it (or drag it onto the table). Keyboard: Tab and arrows, Enter to play.",
+  houseRules: "House rules", defaultsNote: "Default: {0}", resetRules: "Reset",
+  grp_match: "Length and scoring", grp_play: "Play duties", grp_cantes: "Declarations",
+  grp_exchange: "Exchanging the upcard", grp_auction: "Auction", grp_deal: "Dealing", grp_other: "Other",
+  yes: "yes", no: "no", none: "none", chat: "Chat", chatOn: "Table chat", chatOff: "Chat is turned off at this table",
+  chatPlaceholder: "Write a message…", send: "Send", quick: "Phrases",
+  ph_hola: "Hello!", ph_bien: "Well played!", ph_suerte: "Good luck!", ph_gracias: "Thanks",
+  ph_uy: "Oops!", ph_otra: "Another game?", ph_adios: "See you!", ph_espera: "One moment, please",
+  rematchWait: "Setting up the rematch…", liveTables: "Games being played", noLive: "No public game is being played.",
+  myHistory: "Your finished games", noMyHistory: "You have not finished a game yet.",
+  won: "You won", lost: "You lost", noWinner: "No winner", abandoned: "abandoned", joinError: "No table has that code.",
+  codeShort: "A code has 8 letters or digits.", aboutGame: "The game", gameFor: "{0} players",
+  trickStep: "Trick {0}", prevTrick: "Previous trick", nextTrick: "Next trick",
+  cantesNone: "No declarations yet", seats2: "Players", watching: "{0} watching",
+  firstLoad: "", pts: "{0} points", of: "of", closeBtn: "Close", rulesLink: "Read the rules",
+  err_generic: "Something went wrong: {0}",
 };
 
 const DICTS = { es: ES, en: EN };
@@ -167,3 +229,264 @@ export function reasonText(reason) {
   return reason;
 }
 export { SUIT_WORD };
+
+// ------------------------------------------------------------------ server messages by code
+
+// The server's `reason` is English for people and logs: the page shows its own words for the
+// stable `code`, and the English reason only for a code it does not know.
+const ERRORS = {
+  es: {
+    not_found: "Esa mesa no existe o ya caducó.", table_full: "Hay demasiada gente mirando esta mesa.",
+    replaced: "Has abierto este asiento en otra ventana.", rate_limited: "Demasiado deprisa: espera un momento.",
+    not_seated: "Estás mirando: no puedes jugar aquí.", not_started: "La partida aún no ha empezado.",
+    over: "La partida ha terminado.", not_your_turn: "No es tu turno.", bad_action: "Esa jugada no se entiende.",
+    not_host: "Solo quien creó la mesa puede hacer eso.", not_waiting: "La partida ya ha empezado.",
+    storage: "El servidor no pudo guardar la jugada; inténtalo otra vez.", chat_off: "La charla está desactivada en esta mesa.",
+    not_finished: "La partida aún no ha terminado.", no_open_seat: "No queda ningún asiento libre.",
+    seat_taken: "Ese asiento ya está ocupado.", busy: "El servidor está lleno; prueba dentro de un rato.",
+    unavailable: "Los datos de esta mesa están dañados.", server_full: "El servidor está lleno; prueba dentro de un rato.",
+    too_many_connections: "Demasiadas conexiones desde tu dirección.", bad_token: "Ese asiento ya no es tuyo.",
+    protocol: "Esta página es antigua: recárgala.", bad_message: "Mensaje no válido.", too_long: "Mensaje demasiado largo.",
+    bad_table: "No se puede crear esa mesa: {0}", bad_request: "Petición no válida: {0}", timeout: "Se agotó el tiempo.",
+  },
+  en: {},
+};
+
+export function errorText(code, reason) {
+  const table = ERRORS[lang] || {};
+  if (code === "illegal") return t("illegal", reasonText(reason || ""));
+  if (table[code]) return table[code].replace("{0}", reason || "");
+  return reason || code || "?";
+}
+
+// ------------------------------------------------------------------ the games
+
+// Each game's description (the lobby) and rules (its page and the table's "?"), short enough
+// to read at the table; docs/rules.md is the full rule book.
+const GAMES = {
+  es: {
+    tute_parejas: ["Cuatro jugadores en dos parejas, diez cartas cada uno; el triunfo es la última carta del que reparte.", [
+      "Baraja española de 40 cartas. Orden: As, Tres, Rey, Caballo, Sota, 7, 6, 5, 4, 2. Valen: As 11, Tres 10, Rey 4, Caballo 3, Sota 2.",
+      "Los compañeros se sientan enfrente. Se juega hacia la derecha; sale el mano (a la derecha del que reparte).",
+      "Hay que asistir al palo; si se puede, montar (ganar la baza); sin palo, fallar con triunfo y montar el triunfo.",
+      "Quien gana una baza puede cantar: rey y caballo del mismo palo valen 20 (las veinte) o 40 en triunfo (las cuarenta). Primero las cuarenta.",
+      "Los cuatro reyes o los cuatro caballos son un tute: gana la mano entera.",
+      "La última baza vale 10 (diez de últimas). Gana la mano el bando con más tantos; la partida, a una serie de manos.",
+    ]],
+    tute_2p_habanero: ["Dos jugadores, ocho cartas y un montón: libre mientras haya montón, arrastre al final; a 101.", [
+      "Ocho cartas cada uno; la siguiente se vuelve (la muestra) y marca el triunfo; queda bajo el montón.",
+      "Mientras hay montón se juega libre; tras cada baza roba primero el que la gana.",
+      "Quien gana una baza puede cambiar el 7 de triunfo por la muestra (el 2 por un 7, 6, 5 o 4) y cantar 20 o 40.",
+      "Acabado el montón (el arrastre) hay que asistir, montar y fallar.",
+      "Quien llega a 101 tantos gana el juego. Si nadie llega, se juega otra mano de vueltas sumando los tantos.",
+    ]],
+    tute_2p_corriente: ["Dos jugadores con seis cartas: el tute corriente, con montón y arrastre.", [
+      "Seis cartas cada uno, la muestra marca el triunfo; catorce bazas con montón y seis de arrastre.",
+      "Con montón se juega libre; en el arrastre hay que asistir, montar y fallar.",
+      "Se cambia el 7 de triunfo por la muestra y se canta al ganar una baza.",
+      "A 101 tantos; si nadie llega, de vueltas.",
+    ]],
+    tute_arrastrado_3p: ["Tres jugadores con trece cartas; la carta de la mesa se cambia por el 7 o el 2; se apuntan los juegos perdidos.", [
+      "Trece cartas cada uno; la carta cuarenta queda boca arriba en la mesa y marca el triunfo.",
+      "Antes de la primera baza, quien tiene el 7 de triunfo lo cambia por una figura de la mesa; luego el 2 por un 7, 6 o 5.",
+      "Se juega arrastrado desde la primera baza: asistir, montar y fallar.",
+      "Solo canta quien gana la baza. Quien llega a 101 sale y los otros dos pierden un juego; si no, pierde el que menos tiene.",
+      "Gana quien menos juegos pierda cuando alguien llega al límite.",
+    ]],
+    tute_subastado: ["Tres jugadores (o cuatro con el que reparte descansando), 36 cartas y una subasta: el que más puja elige triunfo.", [
+      "Sin los doses: 36 cartas, doce cada uno. No se vuelve ninguna carta.",
+      "Se puja por los tantos que uno se compromete a hacer (de 5 en 5, desde 60). El que gana la subasta elige triunfo.",
+      "Los otros dos defienden juntos sus bazas, pero sin ayudarse: asistir, montar y fallar.",
+      "Solo cuentan los cantes del que juega. Si llega a lo pujado cobra de cada uno; si no, paga a cada uno.",
+      "Con cuatro, el que reparte puede quedarse la puja más alta (suma 10 y se paga doble).",
+    ]],
+    guinote: ["El juego de Aragón: dos parejas, seis cartas, montón y arrastre, a 101; partidas y cotos.", [
+      "Orden: As, Tres, Rey, Sota, Caballo, 7… La sota vale 3 y el caballo 2. Se canta con rey y sota.",
+      "Seis cartas cada uno; la muestra marca el triunfo. Con montón se juega libre.",
+      "En el arrastre hay que asistir y montar, salvo si la baza ya es del compañero.",
+      "El 7 de triunfo se cambia por la muestra (el 2 por una carta baja) cuando tu bando gana una baza.",
+      "El bando que llega a 101 gana la partida; si nadie llega, de vueltas. Tres partidas hacen un coto; se juega a dos cotos.",
+    ]],
+    guinote_2p: ["Guiñote uno contra uno: seis cartas, catorce bazas con montón y seis de arrastre.", [
+      "Como el guiñote de parejas, sin compañero: la sota vale 3, el caballo 2, se canta con rey y sota.",
+      "Libre mientras hay montón; en el arrastre, asistir y montar.",
+      "A 101; si nadie llega, de vueltas.",
+    ]],
+    tute_cabron: ["Cada uno para sí y sin triunfo hasta que un rey y un caballo del mismo palo caen en la misma baza.", [
+      "Tres jugadores con 36 cartas o cuatro con 40. No hay triunfo al empezar.",
+      "Cuando rey y caballo de un palo caen en la misma baza, quien la gana canta: el primer palo cantado es el triunfo (40), los siguientes 20.",
+      "Pierde normalmente el del medio; quien no hace ninguna baza pierde siempre.",
+      "Gana quien menos manos pierda cuando alguien llega al límite.",
+    ]],
+  },
+  en: {
+    tute_parejas: ["Four players in two pairs, ten cards each; trumps from the dealer's last card.", [
+      "The 40-card Spanish pack. Rank: Ace, Three, King, Knight, Knave, 7, 6, 5, 4, 2. Points: Ace 11, Three 10, King 4, Knight 3, Knave 2.",
+      "Partners sit opposite. Play goes to the right; mano (right of the dealer) leads.",
+      "Follow suit; beat the trick when you can; if void, trump and overtrump.",
+      "The trick winner may declare: king and knight of a suit are 20, or 40 in trumps. The 40 first.",
+      "Four kings or four knights are a tute: it wins the deal outright.",
+      "The last trick scores 10. The side with more points wins the deal; the match is a series of deals.",
+    ]],
+    tute_2p_habanero: ["Two players, eight cards and a stock: free play while it lasts, strict play after; to 101.", [
+      "Eight cards each; the next is turned (the upcard) and fixes trumps, under the stock.",
+      "While the stock lasts play is free; after each trick the winner draws first.",
+      "The trick winner may exchange the 7 of trumps for the upcard (the 2 for a 7, 6, 5 or 4) and declare 20 or 40.",
+      "Once the stock is over (the arrastre) you must follow suit, beat and trump.",
+      "101 points win the game. If nobody reaches it, a deal de vueltas follows with the totals carried.",
+    ]],
+    tute_2p_corriente: ["Two players with six cards: plain tute, with stock and arrastre.", [
+      "Six cards each; the upcard fixes trumps; fourteen tricks with the stock, six without.",
+      "Free play with the stock; strict play in the arrastre.",
+      "Exchange the 7 of trumps for the upcard and declare after winning a trick.",
+      "To 101; if nobody reaches it, de vueltas.",
+    ]],
+    tute_arrastrado_3p: ["Three players with thirteen cards; the table card is exchanged for the 7 or 2; lost games are counted.", [
+      "Thirteen cards each; the 40th card lies face up on the table and fixes trumps.",
+      "Before the first trick the holder of the 7 of trumps takes a court card from the table; then the 2 takes a 7, 6 or 5.",
+      "Strict play from the first trick: follow suit, beat, trump.",
+      "Only the trick winner declares. Reaching 101 goes out and the other two lose a game; otherwise the lowest loses.",
+      "When someone reaches the limit, the fewest losses win.",
+    ]],
+    tute_subastado: ["Three players (or four, the dealer sitting out), 36 cards and an auction: the top bidder names trumps.", [
+      "No twos: 36 cards, twelve each. No card is turned.",
+      "Bid the points you promise to make (steps of 5, from 60). The auction winner names trumps.",
+      "The other two pool their tricks but play strictly: follow, beat, trump.",
+      "Only the declarer's cantes count. A made contract is paid by each of the others; a failed one pays each.",
+      "With four, the dealer may take over the top bid (10 more, double stakes).",
+    ]],
+    guinote: ["Aragón's game: two pairs, six cards, stock then arrastre, to 101; partidas and cotos.", [
+      "Rank: Ace, Three, King, Knave, Knight, 7… The knave is worth 3 and the knight 2. Declare with king and knave.",
+      "Six cards each; the upcard fixes trumps. Free play while the stock lasts.",
+      "In the arrastre follow suit and beat, unless your partner holds the trick.",
+      "The 7 of trumps takes the upcard (the 2 a low one) when your side wins a trick.",
+      "101 wins the partida; if nobody gets there, de vueltas. Three partidas make a coto; the match is two cotos.",
+    ]],
+    guinote_2p: ["Guiñote one against one: six cards, fourteen stock tricks and six in arrastre.", [
+      "As partnership Guiñote without a partner: knave 3, knight 2, declare with king and knave.",
+      "Free with the stock; follow and beat in the arrastre.",
+      "To 101; if nobody reaches it, de vueltas.",
+    ]],
+    tute_cabron: ["Everyone for himself, no trumps until a king and knight of one suit fall in one trick.", [
+      "Three players with 36 cards or four with 40. No trumps at the start.",
+      "When king and knight of a suit fall in one trick its winner declares: the first suit declared is trumps (40), later ones 20.",
+      "Normally the middle score loses; a player without a trick always loses.",
+      "When someone reaches the limit, the fewest losses win.",
+    ]],
+  },
+};
+
+export function gameInfo(id) {
+  const g = (GAMES[lang] || GAMES.es)[id] || GAMES.es[id];
+  return g ? { desc: g[0], rules: g[1] } : null;
+}
+
+// ------------------------------------------------------------------ house rules
+
+// The engine's options (tute.variants OPTION_SPECS): a Spanish label and line each, grouped.
+// An option missing here shows the engine's own English line.
+const OPTS_ES = {
+  match: ["Duración", "Serie de N manos o carrera a N juegos"],
+  games_to_win: ["Juegos para ganar", "Juegos que gana la partida"],
+  loss_limit: ["Límite de perdidos", "Juegos perdidos que acaban la partida"],
+  partidas_per_coto: ["Partidas por coto", "Partidas que hacen un coto"],
+  cotos_to_win: ["Cotos para ganar", "Cotos que ganan la partida"],
+  match_target: ["Saldo para ganar", "Saldo que gana la partida"],
+  match_deals: ["Número de manos", "Vacío: se juega hasta el saldo"],
+  two_games_threshold: ["Dos juegos con", "Tantos que valen dos juegos (o salir)"],
+  two_games_rule: ["Regla de los dos juegos", "rs: 101 solo sin cantes, si no 121"],
+  scoring_2p: ["Tanteo a dos", "A 101 o una mano por juego"],
+  scoring_3p: ["Tanteo a tres", "Perdidos, ganador por mano o pagos"],
+  both_over: ["Si los dos pasan de 101", "Gana el más alto o el de la última baza"],
+  multi_over: ["Si varios pasan del límite", "Gana el más alto o el de la última baza"],
+  vueltas_claim: ["Llegar a 101 de vueltas", "Al momento, reclamándolo o al final de la mano"],
+  tie_break: ["Empate", "Lo decide la última baza, el bando mano o se repite"],
+  settlement: ["Liquidación", "Pagos o tantos"],
+  thirty_malas: ["Treinta malas", "Los cantes solo cuentan con 30 tantos de cartas"],
+  partner_exemption: ["Sin montar al compañero", "No hay que montar si la baza es del compañero"],
+  must_undertrump: ["Fallar aunque no se monte", "Sin palo y sin poder montar, hay que echar triunfo"],
+  must_head_after_ruff: ["Montar tras un fallo", "Tras un fallo, los demás deben montar el palo"],
+  stock_phase_rule: ["Con montón", "Obligaciones mientras queda montón"],
+  hand_size: ["Cartas por mano", "En los juegos con montón"],
+  cante_by: ["Quién canta", "El que gana la baza o su bando"],
+  forty_first: ["Las cuarenta primero", "Antes de cualquier veinte"],
+  cante_restriction: ["Cantes y primera baza", "Cantes ligados a la primera baza del bando"],
+  cante_before_draw: ["Cantar antes de robar", "A dos: se canta antes de robar"],
+  tute_enabled: ["Tute", "Se puede cantar tute (cuatro reyes o caballos)"],
+  tute_award: ["Qué gana el tute", "La mano, dos juegos, la partida…"],
+  tute_dealt_wins_immediately: ["Tute de mano", "Un tute repartido gana sin jugar"],
+  exchange_timing: ["Cuándo se cambia", "Momento de cambiar la muestra"],
+  exchange_last_round_allowed: ["Cambio en la última ronda", "Se puede cambiar en el último robo"],
+  exchange_two_enabled: ["Cambio del dos", "El 2 de triunfo se lleva una muestra baja"],
+  two_exchanges_four: ["El dos por el cuatro", "El 2 se lleva un 4"],
+  exchange_mandatory: ["Cambios obligados", "El 7 y el 2 se cambian por fuerza (a tres)"],
+  exchange_side_requirement: ["Quién cambia (guiñote)", "El bando que ganó esta baza o cualquiera"],
+  seats: ["Personas en la mesa", "Con cuatro, el que reparte descansa"],
+  players: ["Jugadores", "Jugadores en un juego individual"],
+  widow_card: ["Carta viuda", "40 cartas y una carta boca abajo para el que gana la subasta"],
+  min_bid: ["Puja mínima", "La primera puja más baja"],
+  bid_step: ["Paso de la puja", "Las pujas son múltiplos de esto"],
+  auction_rounds: ["Vueltas de subasta", "Cada uno una vez, o hasta que pasen todos menos uno"],
+  all_pass: ["Si todos pasan", "Se reparte de nuevo o el mano juega a la mínima"],
+  dealer_takeover: ["El que reparte se queda la puja", "Con cuatro en la mesa"],
+  takeover_increment: ["Suma al quedarse", "Lo que añade quedarse la puja"],
+  double_at_bid: ["Doble desde", "Pujas desde aquí pagan doble"],
+  declarer_leads: ["Sale el que juega", "El ganador de la subasta sale a la primera baza"],
+  cantes_declarer_only: ["Solo canta el que juega", "Solo cuentan sus cantes"],
+  next_dealer: ["Quién reparte después", "Por turno o el que ganó la última baza"],
+  first_dealer: ["Quién reparte primero", "Al azar, a reyes o el dos de oros es mano"],
+  deal_packet: ["Cartas por paquete", "Al repartir"],
+  reshuffle: ["Barajar cada mano", "Barajar antes de cada mano"],
+  renuncio_mode: ["Renuncio", "Se impide o se reclama"],
+  renuncio_penalty: ["Castigo del renuncio", "Pierde la mano o dos juegos"],
+  weak_hand_max_points: ["Tirar una mano floja", "Una mano de estos tantos o menos se puede tirar"],
+  misdeal_passes_after: ["Manos tiradas seguidas", "Tras estas, el reparto pasa"],
+  guinote_hide_arrastre_suit: ["Ocultar el palo del arrastre", "Presentación: no mostrar el palo de unas veinte en arrastre"],
+};
+const OPT_GROUPS = {
+  match: "match", games_to_win: "match", loss_limit: "match", partidas_per_coto: "match", cotos_to_win: "match",
+  match_target: "match", match_deals: "match", two_games_threshold: "match", two_games_rule: "match",
+  scoring_2p: "match", scoring_3p: "match", both_over: "match", multi_over: "match", vueltas_claim: "match",
+  tie_break: "match", settlement: "match", thirty_malas: "match", players: "match", seats: "match",
+  partner_exemption: "play", must_undertrump: "play", must_head_after_ruff: "play", stock_phase_rule: "play",
+  renuncio_mode: "play", renuncio_penalty: "play", hand_size: "play",
+  cante_by: "cantes", forty_first: "cantes", cante_restriction: "cantes", cante_before_draw: "cantes",
+  tute_enabled: "cantes", tute_award: "cantes", tute_dealt_wins_immediately: "cantes",
+  exchange_timing: "exchange", exchange_last_round_allowed: "exchange", exchange_two_enabled: "exchange",
+  two_exchanges_four: "exchange", exchange_mandatory: "exchange", exchange_side_requirement: "exchange",
+  widow_card: "auction", min_bid: "auction", bid_step: "auction", auction_rounds: "auction", all_pass: "auction",
+  dealer_takeover: "auction", takeover_increment: "auction", double_at_bid: "auction", declarer_leads: "auction",
+  cantes_declarer_only: "auction",
+  next_dealer: "deal", first_dealer: "deal", deal_packet: "deal", reshuffle: "deal", weak_hand_max_points: "deal",
+  misdeal_passes_after: "deal",
+};
+const CHOICES_ES = {
+  free: "libre", follow_trump_lead: "responder al arrastre", follow_suit: "asistir", full: "asistir y montar",
+  trick_winner: "el que gana la baza", winning_side_one: "un jugador del bando", winning_side_each: "cada jugador del bando",
+  enforce: "obligatorio", forfeit: "se pierde", off: "no", none: "ninguna", forfeit_if_skipped_first: "se pierde si no se canta en la primera",
+  first_win_only: "solo en la primera baza ganada", deal: "la mano", two_games: "dos juegos", match: "la partida", partida: "la partida",
+  after_winning_before_draw: "tras ganar, antes de robar", start_and_after_win: "al empezar y tras ganar", own_turn_any: "en su turno",
+  won_this_trick: "el bando que ganó la baza", any_trick_won: "quien haya ganado alguna baza", last_trick: "la última baza",
+  mano_side: "el bando mano", replay: "se repite", total: "total", rs: "rs", target_101: "a 101", per_deal: "por mano",
+  highest: "el más alto", auto: "al momento", manual: "reclamándolo", end_of_deal: "al final de la mano",
+  losses: "perdidos", winner_per_deal: "ganador por mano", payments: "pagos", points: "tantos", single: "una vuelta",
+  open: "abierta", redeal: "repartir de nuevo", mano_forced: "juega el mano", rotate: "por turno",
+  last_trick_winner: "el de la última baza", random: "al azar", first_king: "a reyes", two_of_oros_mano: "el dos de oros es mano",
+  prevent: "se impide", claim: "se reclama", lose_deal: "pierde la mano", two_games_swing: "dos juegos",
+  series: "serie de manos", race: "carrera a juegos",
+};
+
+export function optionLabel(spec) {
+  const es = lang === "es" ? OPTS_ES[spec.name] : null;
+  if (es) return { label: es[0], line: es[1] };
+  const label = spec.name.replace(/_/g, " ");
+  return { label: label[0].toUpperCase() + label.slice(1), line: spec.doc };
+}
+export function optionGroup(name) { return OPT_GROUPS[name] || "other"; }
+export function choiceLabel(v) {
+  if (v === null) return t("none");
+  if (v === true) return t("yes");
+  if (v === false) return t("no");
+  if (lang === "es" && CHOICES_ES[v]) return CHOICES_ES[v];
+  return String(v).replace(/_/g, " ");
+}

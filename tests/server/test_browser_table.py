@@ -1,0 +1,703 @@
+"""The table as a Spanish card player plays it, in a real browser (Debian's chromium through
+Playwright), on a desktop (1280x800) and a phone (360x740): the trick as a moment, de vueltas,
+cantes and the auction on the felt, the score sheet, the last trick beside the live one, the
+trump after the stock, long names, dialogs and tap targets on a phone, Spanish messages,
+partnerships from the server, chat, rematch, the countdown before a bot takes a seat, the
+spectator's view, live tables, the visitor's history, help and house rules, the replay, and
+what screen readers are told. Positions that chance would rarely deal (a deal de vueltas, the
+last trick of a match) are set up by storing a seeded game's event log before the server starts,
+exactly as the server itself stores one. First load and card-play latency are printed.
+
+Screenshots go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tute.match import Match
+from tute.records import options_to_json
+from tute.server.store import Store, TableRow
+from tute.server.table import hash_token
+
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM
+
+pytestmark = [
+    pytest.mark.timeout(240),
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="browser tests need Debian's chromium at /usr/bin/chromium"),
+]
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+FAST = "0.15"  # the page's pauses (localStorage tute.pace): whole deals fit in a test
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "srv"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def start(server_process: Any, data_dir: Path) -> Callable[..., str]:
+    def go(*extra: str) -> str:
+        srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05", *extra,
+                             data_dir=data_dir)
+        return str(srv.base)
+    return go
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def _page(browser: Any, viewport: dict[str, int], base: str, seats: dict[str, Any] | None = None,
+          pace: str = FAST, motion: str = "no-preference") -> Any:
+    phone = viewport["width"] < 500
+    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                              reduced_motion=motion)
+    init = {"tute.pace": pace, "tute.seats": json.dumps(seats or {})}
+    ctx.add_init_script(f"(() => {{ try {{ const kv = {json.dumps(init)}; for (const k in kv) "
+                        "if (localStorage.getItem(k) === null || k === 'tute.pace') "
+                        "localStorage.setItem(k, kv[k]); } catch (e) {} })()")
+    page = ctx.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def _wait(page: Any, predicate: Callable[[], bool], seconds: float = 20, step: int = 50) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        page.wait_for_timeout(step)
+    raise AssertionError("condition never held")
+
+
+def _click(locator: Any) -> bool:
+    try:
+        locator.click(timeout=3000)
+    except Exception as exc:  # playwright's TimeoutError; imported lazily
+        if type(exc).__name__ != "TimeoutError":
+            raise
+        return False
+    return True
+
+
+def _play_until(page: Any, done: Callable[[], bool], seconds: float = 90) -> int:
+    """Play the first legal card or action whenever it is our turn, until done()."""
+    clicks = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if done():
+            return clicks
+        if page.locator("#continue-btn").count():
+            _click(page.locator("#continue-btn"))
+            continue
+        button, card = page.locator(".action-btn"), page.locator(".hand-card.legal")
+        if button.count():
+            clicks += _click(button.first)
+        elif card.count():
+            clicks += _click(card.first)
+        page.wait_for_timeout(60)
+    raise AssertionError("the game never got there")
+
+
+def _ready(page: Any, seconds: float = 30) -> None:
+    """Wait until a card may be played, passing on any other choice (a cante, an exchange)."""
+    def card() -> bool:
+        if page.locator(".hand-card.legal").count():
+            return True
+        if page.locator(".action-btn:has-text('Paso')").count():
+            _click(page.locator(".action-btn:has-text('Paso')").first)
+        return False
+    _wait(page, card, seconds)
+
+
+def _fits(page: Any, selector: str) -> None:
+    """The element lies inside the viewport's width (measured in one go: the page may be
+    redrawing it)."""
+    width = page.viewport_size["width"]
+    box = page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect(); "
+                        "return [r.left, r.right]; }", selector)
+    assert box[0] >= -1 and box[1] <= width + 1, (selector, box, width)
+
+
+# ------------------------------------------------------------------ seeded games
+
+def seeded(data_dir: Path, variant: str, until: Callable[[Match], bool], *,
+           options: dict[str, Any] | None = None, humans: int = 1, seed_from: int = 1,
+           names: tuple[str, ...] = ("Ana", "Bea"), public: bool = False,
+           tries: int = 400) -> tuple[str, list[str], Match]:
+    """Store a table whose game was played at random up to the first position where
+    until(match) holds, with the first ``humans`` seats human (their tokens returned) and
+    bots elsewhere; the server restores it at startup as any unfinished table."""
+    rng = random.Random(7)
+    for seed in range(seed_from, seed_from + tries):
+        m = Match.new(variant, seed=seed, options=options or {}, first_dealer=1)
+        actions: list[tuple[int, str]] = []
+        while not m.is_over() and not until(m):
+            seat = m.to_move
+            a = rng.choice(m.legal_actions())
+            m.apply(a)
+            actions.append((seat, str(a)))
+        if until(m) and not m.is_over() and m.to_move is not None and m.to_move < humans:
+            break
+    else:
+        raise AssertionError("no seed gives that position")
+    tokens = [secrets.token_urlsafe(24) for _ in range(humans)]
+    seats = [{"kind": "human", "name": names[i], "level": "medio",
+              "token_hash": hash_token(tokens[i])} if i < humans else
+             {"kind": "bot", "name": f"Bot {i + 1}", "level": "facil", "token_hash": None}
+             for i in range(m.deal.seats)]
+    tid = secrets.token_urlsafe(9)
+    row = TableRow(id=tid, code="".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+                                        for _ in range(8)),
+                   variant=variant, options=json.loads(json.dumps(options_to_json(
+                       m.options, m.variant.defaults))),
+                   seed=seed, first_dealer=1, seats=seats, host=0, public=public,
+                   status="playing", version=len(actions), result=None,
+                   created_at=time.time(), finished_at=None)
+    store = Store(f"sqlite:///{data_dir / 'tute.sqlite3'}")
+    try:  # the server's own write operations, run on one connection before it starts
+        with store.engine.begin() as conn:
+            Store.op_create(row)(conn)
+            for v, (seat, a) in enumerate(actions, 1):
+                Store.op_event(tid, v, "action", seat, a)(conn)
+    finally:
+        store.close()
+    return tid, tokens, m
+
+
+def held(tid: str, token: str, seat: int, variant: str) -> dict[str, Any]:
+    return {tid: {"seat": seat, "token": token, "variant": variant, "at": 1}}
+
+
+def _in_vueltas(m: Match) -> bool:
+    return len(m.deals) == 2 and m.deal.carry is not None and len(m.deal.tricks) >= 1
+
+
+# ------------------------------------------------------------------ the trick as a moment
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_trick_is_a_moment_with_its_winner(browser: Any, start: Callable[..., str],
+                                           viewport: dict[str, int]) -> None:
+    base = start()
+    # the real pace: the finished trick stays long enough to read its winner
+    page = _page(browser, viewport, base, pace="1")
+    t0 = time.monotonic()
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    load = page.evaluate("performance.now()")
+    print(f"\n[{viewport['width']}px] first load: lobby to a dealt hand in "
+          f"{(time.monotonic() - t0) * 1000:.0f} ms (page clock {load:.0f} ms)")
+    animated = []
+    latencies = []
+    for _ in range(3):
+        _ready(page)
+        # measured from an idle page: a card played during the last trick's pause waits for it
+        _wait(page, lambda: not page.evaluate("window.__tute.busy"), 10, 20)
+        card = page.locator(".hand-card.legal").first
+        name = card.get_attribute("data-card")
+        card.click()
+        # the card travels: an animation runs on the table right after the play
+        for _ in range(40):
+            n = page.evaluate("document.getAnimations().length")
+            if n:
+                animated.append(n)
+                break
+            page.wait_for_timeout(10)
+        mine = f".trick .played .card[data-card='{name}']"
+        _wait(page, lambda sel=mine: page.locator(sel).count() > 0
+              or page.locator(".trick-win").count() > 0, 10, 5)
+        latencies.append(page.evaluate("performance.now() - window.__tute.sentAt"))
+        # the finished trick: winner marked and named, and it stays on the table a while
+        _wait(page, lambda: page.locator(".trick-win").count() > 0, 15, 20)
+        text = page.inner_text(".trick-win")
+        assert "baza" in text, text
+        assert page.locator(".played.winner").count() == 1
+        page.wait_for_timeout(600)
+        assert page.locator(".trick-win").count() == 1, "the trick vanished too soon"
+        _shot(page, f"trick-winner-{viewport['width']}")
+        assert "baza" in page.inner_text("#live") or "juega" in page.inner_text("#live")
+    assert animated, "cards never moved"
+    print(f"[{viewport['width']}px] card play: click to the card on the table "
+          f"{', '.join(f'{x:.0f}' for x in latencies)} ms")
+    assert all(x < 5000 for x in latencies)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_reduced_motion_moves_nothing_but_keeps_the_moment(browser: Any,
+                                                          start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base, pace="0.5", motion="reduce")
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    moved = 0
+    for _ in range(2):
+        _ready(page)
+        page.locator(".hand-card.legal").first.click()
+        for _ in range(30):
+            moved += page.evaluate("document.getAnimations().length")
+            page.wait_for_timeout(10)
+        _wait(page, lambda: page.locator(".trick-win").count() > 0, 15, 20)
+    assert moved == 0
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ de vueltas, sheet, trump
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_de_vueltas_running_totals_and_sheet(browser: Any, start: Callable[..., str],
+                                            data_dir: Path, viewport: dict[str, int]) -> None:
+    tid, tokens, m = seeded(data_dir, "guinote_2p", _in_vueltas)
+    carry = m.deal.carry
+    assert carry is not None
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "guinote_2p"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card")
+    assert "de vueltas" in page.inner_text("#tt")
+    note = page.inner_text(".vueltas-note")
+    assert str(carry[0]) in note and str(carry[1]) in note
+    # the running total is the carried one plus this deal's tantos, never from zero
+    running = page.locator("table.score tbody tr").first.locator("td").nth(1).inner_text()
+    assert int(running) >= carry[0]
+    _shot(page, f"vueltas-{viewport['width']}")
+    page.locator("[data-do='sheet']").last.click()
+    page.wait_for_selector(".sheet-dialog table.sheet")
+    sheet = page.inner_text(".sheet-dialog")
+    assert "Mano 2" in sheet and "de vueltas" in sheet
+    assert str(carry[0]) in sheet and str(carry[1]) in sheet
+    _fits(page, ".sheet-dialog")
+    _shot(page, f"sheet-{viewport['width']}")
+    page.click(".sheet-dialog [data-do='close']")
+    # play the deal out: its result counts the carried totals
+    _play_until(page, lambda: page.locator(".result-dialog").count() > 0)
+    dialog = page.inner_text(".result-dialog")
+    assert "Llevan" in dialog or "Fin de la partida" in dialog
+    _fits(page, ".result-dialog")
+    _shot(page, f"vueltas-result-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def _arrastre_after_exchange(m: Match) -> bool:
+    d = m.deal
+    return d.stock_count == 0 and bool(d.exchanges) and len(m.deals) == 1
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_trump_after_the_stock_and_series_progress(browser: Any, start: Callable[..., str],
+                                                  data_dir: Path,
+                                                  viewport: dict[str, int]) -> None:
+    tid, tokens, _m = seeded(data_dir, "guinote_2p", _arrastre_after_exchange)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "guinote_2p"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card")
+    # the upcard was exchanged and drawn: the box names the suit, it shows no card
+    assert page.locator(".trumpbox .upcard").count() == 0
+    assert "triunfo" in page.inner_text(".trumpbox").lower()
+    assert page.locator(".stock-count").count() == 0
+    _shot(page, f"arrastre-trump-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_stock_count_beside_the_pack_and_end_of_stock_announced(browser: Any,
+                                                               start: Callable[..., str],
+                                                               data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_2p_habanero",
+                            lambda m: m.deal.stock_count == 4 and not m.deal.trick)
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_2p_habanero"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".stock-count")
+    count = page.locator(".stock-count").bounding_box()
+    pack = page.locator(".trumpbox .stock").bounding_box()
+    assert count and pack and count["y"] >= pack["y"] + pack["height"] - 2  # not printed over it
+    seen = []
+
+    def announced() -> bool:
+        seen.append(page.inner_text("#announce") + page.inner_text("#live"))
+        return "montón" in seen[-1]
+    _play_until(page, announced, 60)
+    assert any("hay que asistir" in s for s in seen)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ cantes and the auction
+
+def test_auction_bids_and_contract_on_the_felt(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_subastado")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    said: list[str] = []
+
+    def contract() -> bool:
+        said.append(page.inner_text("#announce"))
+        return page.locator(".contract:has-text('Contrato')").count() > 0
+    _play_until(page, contract, 60)
+    text = page.inner_text(".contract")
+    assert any(ch.isdigit() for ch in text)
+    log = page.locator("details.log")
+    log.locator("summary").click()
+    page.wait_for_timeout(100)
+    assert "puja" in page.inner_text(".log-list") or "pasa" in page.inner_text(".log-list")
+    assert any(s.strip() for s in said)  # the bids were called out on the felt
+    _shot(page, "contract")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def _cante_next(m: Match) -> bool:
+    return any(str(a).startswith(("cuarenta", "veinte")) for a in m.legal_actions())
+
+
+def test_cante_announced_on_the_felt(browser: Any, start: Callable[..., str],
+                                     data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_2p_habanero", _cante_next)
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_2p_habanero"), pace="1")
+    page.goto(base + f"/t/{tid}")
+    button = page.locator(".action-btn:has-text('Cantar')")
+    button.first.wait_for()
+    button.first.click()
+    page.wait_for_selector("#announce.show.cante", timeout=5000)
+    assert "canta" in page.inner_text("#announce")
+    _shot(page, "cante")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ the side panel
+
+def test_last_trick_beside_the_live_one_and_log_order(browser: Any,
+                                                      start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_parejas")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    _play_until(page, lambda: page.evaluate("window.__tute.logN") >= 12
+                and page.locator(".trick .played").count() > 0, 90)
+    live_before = page.locator(".trick .played").count()
+    page.click("#last-btn")
+    page.wait_for_selector(".last-trick")
+    assert "Última baza" in page.inner_text(".last-trick")
+    assert page.locator(".trick .played").count() >= min(live_before, 1)  # not replaced
+    page.locator("details.log summary").click()
+    values = [int(v) for v in page.locator(".log-list li").evaluate_all(
+        "els => els.map(e => e.value)")]
+    assert values == sorted(values, reverse=True) and values[0] >= 10
+    pad = page.locator(".log-list").evaluate("e => parseFloat(getComputedStyle(e).paddingLeft)")
+    assert pad >= 28  # room for two-digit numbers
+    _shot(page, "last-trick-and-log")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_long_names_keep_the_score_in_the_panel(browser: Any, start: Callable[..., str],
+                                                viewport: dict[str, int]) -> None:
+    base = start()
+    page = _page(browser, viewport, base)
+    page.goto(base + "/")
+    page.fill("#name", "Maximiliano Fernández Gó")
+    page.select_option("#q-variant", "tute_arrastrado_3p")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    cut = page.locator("table.score").evaluate("t => t.scrollWidth - t.clientWidth")
+    assert cut <= 1
+    _fits(page, "table.score")
+    # (measured in one go: the bots play on and the panel is redrawn meanwhile)
+    right = page.evaluate("Math.max(...[...document.querySelectorAll('table.score td')]"
+                          ".map(c => c.getBoundingClientRect().right))")
+    assert right <= viewport["width"] + 1
+    _fits(page, ".topbar")
+    if viewport is PHONE or viewport["width"] < 500:
+        # the trick never covers the other seats' badges
+        trick_top, lowest_badge = page.evaluate(
+            "[document.querySelector('.trick').getBoundingClientRect().top, Math.max(...[..."
+            "document.querySelectorAll('.seat .badge')].map(b => b.getBoundingClientRect()"
+            ".bottom))]")
+        assert lowest_badge <= trick_top + 2, (lowest_badge, trick_top)
+    _shot(page, f"long-name-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ phone
+
+@pytest.mark.parametrize("variant", ["tute_arrastrado_3p", "tute_parejas", "guinote"])
+def test_phone_tap_targets_at_any_hand_size(browser: Any, start: Callable[..., str],
+                                            variant: str) -> None:
+    base = start()
+    page = _page(browser, PHONE, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", variant)
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    rows = page.locator(".hand-row").evaluate_all(
+        "rows => rows.map(r => [...r.children].map(c => c.getBoundingClientRect())"
+        ".map(b => [b.left, b.right]))")
+    assert sum(len(r) for r in rows) >= 6
+    for row in rows:
+        for (l0, _), (l1, _) in itertools.pairwise(row):
+            assert l1 - l0 >= 40 - 0.5, rows  # each card keeps a 40 px strip to tap
+        assert row[-1][1] - row[-1][0] >= 40
+        assert row[0][0] >= 0 and row[-1][1] <= PHONE["width"]
+    _fits(page, ".felt")
+    _shot(page, f"phone-hand-{variant}")
+    page.locator("#help-btn").click()
+    page.wait_for_selector(".help-dialog")
+    _fits(page, ".help-dialog")
+    assert page.locator(".help-dialog ol.rules li").count() >= 3
+    _shot(page, f"phone-help-{variant}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_phone_result_dialog_fits(browser: Any, start: Callable[..., str],
+                                  data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas",
+                            lambda m: len(m.deal.tricks) == 9 and not m.deal.trick,
+                            options={"match": {"mode": "series", "deals": 2}})
+    base = start()
+    page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    _play_until(page, lambda: page.locator(".result-dialog").count() > 0, 60)
+    _fits(page, ".result-dialog")
+    box = page.locator(".result-dialog").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 1
+    assert page.locator(".result-dialog #continue-btn").is_visible()
+    cut = page.locator(".result-dialog .scroll-x").evaluate("e => e.scrollWidth - e.clientWidth")
+    assert cut <= 1  # the sides fit as columns: nothing to scroll for
+    _shot(page, "phone-deal-result")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ words
+
+def test_messages_in_spanish_and_bad_codes_answered(browser: Any,
+                                                   start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.fill("#code", "ABC")
+    page.click("#code-form button")
+    page.wait_for_selector("#join-error:has-text('8 letras')")
+    page.fill("#code", "ZZZZZZZZ")
+    page.click("#code-form button")
+    page.wait_for_selector("#join-error:has-text('ninguna mesa')")
+    # a refusal from the server is shown by its code, in Spanish
+    page.select_option("#c-variant", "tute_2p_habanero")
+    page.locator("#house-rules summary").click()
+    page.fill("#opt-games_to_win", "99")
+    page.locator("#opt-games_to_win").dispatch_event("change")
+    page.click("#create-btn")
+    page.wait_for_selector("#create-error:has-text('No se puede crear esa mesa')")
+    _shot(page, "spanish-errors")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ partnerships and house rules
+
+def test_house_rules_and_partnerships_from_the_server(browser: Any,
+                                                      start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#c-variant", "tute_cabron")
+    assert "rey y un caballo" in page.inner_text("#create .game-desc")
+    page.locator("#house-rules summary").click()
+    assert page.locator("#house-rules fieldset legend").count() >= 2
+    assert "Por defecto" in page.inner_text("#house-rules")
+    page.select_option("#opt-players", "4")
+    page.wait_for_selector("select[data-seat='3']")
+    for i in (1, 2, 3):
+        page.select_option(f"select[data-seat='{i}']", "facil")
+    page.click("#create-btn")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    # four players each for himself: four rows, no "Nosotros"/"Ellos"
+    rows = page.locator("table.score tbody tr")
+    assert rows.count() == 4
+    assert "Nosotros" not in page.inner_text("table.score")
+    _shot(page, "cabron-4")
+    page.goto(base + "/reglas/guinote")
+    page.wait_for_selector("ol.rules li")
+    assert "coto" in page.inner_text("ol.rules")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ friends
+
+def _last_trick_of_the_match(m: Match) -> bool:
+    """One card in each hand, nothing on the table, and the match ends with this deal."""
+    d = m.deal
+    if d.trick or any(len(d.hand(s)) != 1 for s in range(d.seats)):
+        return False
+    rest = copy.deepcopy(m)
+    while not rest.is_over() and len(rest.deals) == len(m.deals):
+        rest.apply(rest.legal_actions()[0])
+    return rest.is_over()
+
+
+def test_chat_rematch_countdown_spectator_history(browser: Any, start: Callable[..., str],
+                                                  data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_2p_habanero", _last_trick_of_the_match,
+                            options={"games_to_win": 1}, humans=2, public=True)
+    base = start("--bot-timeout", "40")
+    ana = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_2p_habanero"))
+    bea = _page(browser, PHONE, base, held(tid, tokens[1], 1, "tute_2p_habanero"))
+    ana.goto(base + f"/t/{tid}")
+    bea.goto(base + f"/t/{tid}")
+    ana.wait_for_selector(".hand-card")
+    bea.wait_for_selector(".hand-card")
+    # chat: a quick phrase and a line, each in the reader's language
+    ana.locator(".chat summary").click()
+    ana.locator(".phrase[data-phrase='suerte']").click()
+    bea.locator(".chat summary").click()
+    bea.wait_for_selector("#chat-log li:has-text('¡Suerte!')")
+    bea.fill("#chat-input", "<b>hola</b> equipo")
+    bea.press("#chat-input", "Enter")
+    ana.wait_for_selector("#chat-log li:has-text('<b>hola</b> equipo')")  # text, not markup
+    _shot(bea, "chat-phone")
+    # a spectator sees every seat, seat 0 included
+    spec = _page(browser, DESKTOP, base)
+    spec.goto(base + f"/t/{tid}")
+    spec.wait_for_selector(".seat[data-seat='0']")
+    assert spec.locator(".seat[data-seat='1']").count() == 1
+    assert spec.locator(".hand-card").count() == 0
+    # Bea leaves: the others see the countdown before a bot takes her seat
+    bea.goto("about:blank")
+    ana.wait_for_selector(".seat[data-seat='1'] .status:has-text('un bot juega en')")
+    first = ana.inner_text(".seat[data-seat='1'] .status")
+    ana.wait_for_timeout(2200)
+    assert ana.inner_text(".seat[data-seat='1'] .status") != first  # it counts down
+    _shot(ana, "countdown")
+    bea.goto(base + f"/t/{tid}")
+    bea.wait_for_selector(".hand-card")
+    # the last trick, then the match is over; a rematch keeps both players
+    for p in (ana, bea):
+        p.wait_for_timeout(200)
+    _wait(ana, lambda: bool(ana.locator(".hand-card.legal").count()
+                            or bea.locator(".hand-card.legal").count()), 20)
+    for _ in range(4):
+        for p in (ana, bea):
+            if p.locator(".hand-card.legal").count():
+                _click(p.locator(".hand-card.legal").first)
+        if ana.locator("#again-btn").count() and bea.locator("#again-btn").count():
+            break
+        ana.wait_for_timeout(400)
+    ana.wait_for_selector("#again-btn", timeout=20_000)
+    bea.wait_for_selector("#again-btn", timeout=20_000)
+    _fits(bea, ".result-dialog")
+    ana.click("#again-btn")
+    ana.wait_for_url(lambda u: f"/t/{tid}" not in u, timeout=15_000)
+    ana.wait_for_selector(".hand-card")
+    new = ana.url
+    bea.click("#again-btn")
+    bea.wait_for_url(new, timeout=15_000)
+    bea.wait_for_selector(".hand-card")
+    assert "Ana" in bea.inner_text(".felt") and "Bea" in ana.inner_text(".felt")
+    # the finished game is in each player's history, with the result
+    ana.goto(base + "/")
+    ana.wait_for_selector("#history .res")
+    res = ana.inner_text("#history")
+    assert "Ganaste" in res or "Perdiste" in res
+    # and the replay steps trick by trick
+    ana.locator("#history a:has-text('Ver')").first.click()
+    ana.wait_for_selector("#r-ntrick")
+    ana.click("#r-ntrick")
+    ana.click("#r-ntrick")
+    assert "Baza" in ana.inner_text(".side")
+    for p in (ana, bea, spec):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_live_tables_to_watch(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    host = _page(browser, DESKTOP, base)
+    host.goto(base + "/")
+    host.select_option("#c-variant", "tute_2p_habanero")
+    host.select_option("select[data-seat='1']", "facil")
+    host.click("#create-btn")
+    host.wait_for_selector(".hand-card", timeout=15_000)
+    watcher = _page(browser, PHONE, base)
+    watcher.goto(base + "/")
+    watcher.wait_for_selector("#live-list a:has-text('Mirar')", timeout=15_000)
+    watcher.locator("#live-list a:has-text('Mirar')").first.click()
+    watcher.wait_for_selector(".seat[data-seat='0']")
+    assert "Estás mirando" in watcher.inner_text("#me")
+    _shot(watcher, "watching-phone")
+    for p in (host, watcher):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_screen_readers_hear_plays_and_legal_cards(browser: Any,
+                                                   start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    page.wait_for_selector("#live")
+    # everything the live region says, as a screen reader would hear it
+    page.evaluate("window.__heard = []; new MutationObserver(() => window.__heard.push("
+                  "document.getElementById('live').textContent)).observe("
+                  "document.getElementById('live'), {childList: true, characterData: true, "
+                  "subtree: true})")
+
+    def heard_enough() -> bool:
+        heard = page.evaluate("window.__heard")
+        return any("Puedes jugar" in h for h in heard) and any("juega" in h for h in heard) \
+            and any("baza" in h for h in heard)
+    _play_until(page, heard_enough, 60)
+    assert page.locator("#live[aria-live='polite']").count() == 1
+    _wait(page, lambda: page.locator(".hand-card.legal").count() > 0, 30)
+    legal = page.locator(".hand-card.legal").first
+    assert legal.get_attribute("aria-disabled") is None
+    if page.locator(".hand-card.illegal").count():
+        assert page.locator(".hand-card.illegal").first.get_attribute("aria-disabled") == "true"
+    assert not page.errors, page.errors
+    page.context.close()
