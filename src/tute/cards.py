@@ -278,6 +278,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        # immutable: pickle would set the slot and fail; views cross to the bot processes
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str) -> CardSet:
         """Parse whitespace- or comma-separated card notation."""

@@ -64,6 +64,7 @@ class PlayBody(_Body):
     options: dict[str, Any] = Field(default_factory=dict, max_length=40)
     public: bool = False  # a quick game is private (not in the history) unless asked
     chat: bool = True
+    hints: bool = False  # against bots hints are always allowed; this stores the setting
 
 
 class CreateBody(_Body):
@@ -73,6 +74,7 @@ class CreateBody(_Body):
     name: Name = ""
     public: bool = False
     chat: bool = True
+    hints: bool = False  # hints also where other people play (against bots: always)
 
 
 class JoinBody(_Body):
@@ -275,7 +277,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         seats = ["you"] + [body.level] * (n - 1)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, seats, _clean_name(body.name), public=body.public,
-            chat=body.chat)
+            chat=body.chat, hints=body.hints)
         return _created(table, seat, token)
 
     @app.post("/api/tables")
@@ -283,7 +285,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         check_rate(request)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, list(body.seats), _clean_name(body.name), body.public,
-            chat=body.chat)
+            chat=body.chat, hints=body.hints)
         return _created(table, seat, token)
 
     @app.get("/api/tables")

@@ -5,7 +5,8 @@ it would hold the interpreter lock and delay every other table's intents. Bots w
 ``heavy = True`` are sent to a small pool of processes (``spawn``: the solver's OpenMP threads
 are not fork-safe) with only what they may know -- the seat's view and the legal actions -- and
 a seed derived from the table's, so a restart replays the same choices. Light bots (``random``,
-``rules``: microseconds) keep running in a thread beside the loop.
+``rules``: microseconds) keep running in a thread beside the loop. Hints (:mod:`tute.hints`:
+the search bot's suggestion for a player, from the player's view) go to the same pool.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ def _choose(spec: str, seed: int, view: SeatView, legal: Sequence[Action]) -> st
     return str(bot.choose(view, legal))
 
 
+def _hint(view: SeatView, seed: int) -> dict[str, Any]:
+    """In the worker: the search bot's suggestion for the seat, from its view alone."""
+    from ..hints import suggest
+
+    return suggest(view, seed).to_json()
+
+
 class BotPool:
     """A lazily started process pool for the heavy bots of every table."""
 
@@ -44,13 +52,22 @@ class BotPool:
 
     async def choose(self, spec: str, seed: int, view: SeatView,
                      legal: Sequence[Action]) -> str:
+        loop = asyncio.get_running_loop()
+        result: Any = await loop.run_in_executor(self._executor(), _choose, spec, seed, view,
+                                                 list(legal))
+        return str(result)
+
+    async def hint(self, view: SeatView, seed: int) -> dict[str, Any]:
+        """A hint for the seat of ``view`` (tute.hints: action and reason), off the loop."""
+        loop = asyncio.get_running_loop()
+        result: dict[str, Any] = await loop.run_in_executor(self._executor(), _hint, view, seed)
+        return result
+
+    def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers,
                                              mp_context=multiprocessing.get_context("spawn"))
-        loop = asyncio.get_running_loop()
-        result: Any = await loop.run_in_executor(self._pool, _choose, spec, seed, view,
-                                                 list(legal))
-        return str(result)
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:

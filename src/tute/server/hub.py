@@ -19,6 +19,7 @@ from ..records import options_to_json
 from ..variants import OPTION_SPECS, VARIANTS, find_variant
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
+from .store import dumps as store_dumps
 from .table import (
     CHAT_KEPT,
     Seat,
@@ -116,9 +117,10 @@ class Hub:
         idle_since = evs[-1].at if evs else row.created_at
         settings = await asyncio.to_thread(self.store.notes, row.id, "settings", 1)
         chat = await asyncio.to_thread(self.store.notes, row.id, "chat", CHAT_KEPT)
+        kept = settings[-1] if settings else {}
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
-                      idle_since=idle_since, chat=not settings or settings[-1].get("chat", True)
-                      is not False, chat_log=chat, on_rematch=self.rematch)
+                      idle_since=idle_since, chat=kept.get("chat", True) is not False,
+                      chat_log=chat, on_rematch=self.rematch, hints=kept.get("hints") is True)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -183,7 +185,8 @@ class Hub:
 
     async def create(self, variant: str, options: Mapping[str, Any] | None,
                      seats: list[str], name: str, public: bool,
-                     seed: int | None = None, chat: bool = True) -> tuple[Table, int, str]:
+                     seed: int | None = None, chat: bool = True,
+                     hints: bool = False) -> tuple[Table, int, str]:
         """Create a table; ``seats`` holds one entry per seat: "you", "open" or a bot level
         ("bot", "bot:medio", "medio"). Returns (table, your seat, your token)."""
         if len(self.tables) >= self.max_tables:
@@ -214,12 +217,13 @@ class Hub:
                                      "'open', or a bot level: " + ", ".join(LEVELS))
                 built.append(Seat("bot", f"Bot {i + 1}", level))
         you = seats.index("you")
-        table = await self._open(match, built, you, public, chat)
+        table = await self._open(match, built, you, public, chat, hints)
         return table, you, token
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
-                    chat: bool) -> Table:
-        """Store a new table (and, without chat, its settings) and start its actor."""
+                    chat: bool, hints: bool = False) -> Table:
+        """Store a new table (and, with chat off or hints on, its settings) and start its
+        actor."""
         var = match.variant
         row = TableRow(
             id=secrets.token_urlsafe(9), code=self._new_code(), variant=var.id,
@@ -230,15 +234,15 @@ class Hub:
             version=0, result=None, created_at=time.time(), finished_at=None)
         try:
             await self.store.write(Store.op_create(row))
-            if not chat:
-                await self.store.write(Store.op_note(row.id, "settings", None,
-                                                     '{"chat":false}'))
+            if not chat or hints:
+                await self.store.write(Store.op_note(
+                    row.id, "settings", None, store_dumps({"chat": chat, "hints": hints})))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
-                      on_rematch=self.rematch)
+                      on_rematch=self.rematch, hints=hints)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -259,7 +263,7 @@ class Hub:
             else:
                 built.append(Seat(st.kind, st.name, st.level))
         host = old.host if old.host is not None and old.host in tokens else min(tokens)
-        table = await self._open(match, built, host, old.public, old.chat)
+        table = await self._open(match, built, host, old.public, old.chat, old.hints)
         return table, tokens
 
     def _new_code(self) -> str:

@@ -55,6 +55,7 @@ _SCHEMAS: dict[str, dict[str, tuple[type, bool, int]]] = {
     "ping": {"ref": (str, False, 32)},
     "chat": {"text": (str, False, 400), "phrase": (str, False, 16)},
     "rematch": {},
+    "hint": {"ref": (str, False, 32)},
 }
 
 

@@ -75,6 +75,8 @@ class TableConfig:
     abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
     chat_rate: float = 0.5  # chat lines per second per seat (bursts of chat_burst)
     chat_burst: int = 4
+    hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
+    hint_burst: int = 3
 
 
 class TableError(Exception):
@@ -154,6 +156,8 @@ class Seat:
     away: bool = False  # a bot is playing for the absent human
     timer: asyncio.TimerHandle | None = None
     chat: tuple[float, float] = (0.0, 0.0)  # chat token bucket: (tokens, last refill)
+    hint: tuple[float, float] = (0.0, 0.0)  # hint token bucket: (tokens, last refill)
+    hinting: bool = False  # a hint of this seat is being computed
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "level": self.level,
@@ -188,7 +192,7 @@ class Table:
                  idle_since: float | None = None, chat: bool = True,
                  chat_log: Sequence[dict[str, Any]] = (),
                  on_rematch: Callable[[Table], Awaitable[tuple[Table, dict[int, str]]]]
-                 | None = None):
+                 | None = None, hints: bool = False):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -222,6 +226,9 @@ class Table:
         self.chat_log: deque[dict[str, Any]] = deque(chat_log, maxlen=CHAT_KEPT)
         self._on_rematch = on_rematch
         self._rematch: tuple[Table, dict[int, str]] | None = None  # the next table, its tokens
+        # hints where other people play too (against bots only they are always allowed)
+        self.hints = hints
+        self._hint_tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ actor plumbing
 
@@ -240,6 +247,8 @@ class Table:
                 seat.timer.cancel()
         if self._bot_task:
             self._bot_task.cancel()
+        for task in list(self._hint_tasks):
+            task.cancel()
         if self._idle:
             self._idle.cancel()
         if self._expiry:
@@ -291,6 +300,7 @@ class Table:
             "created_at": self.row.created_at, "goal": self.match.goal(),
             "open_seats": sum(s.kind == "open" for s in self.seats),
             "chat": self.chat,
+            "hints": self.hints,
             "rematch": None if self._rematch is None else self._rematch[0].id,
         }
 
@@ -523,6 +533,8 @@ class Table:
                 await self._chat(client, msg)
             elif kind == "rematch":
                 await self._rematch_for(client)
+            elif kind == "hint":
+                self._hint(client, ref)
         except TableError as exc:
             client.send({"type": "error", "code": exc.code, "reason": exc.reason, "ref": ref})
 
@@ -716,6 +728,62 @@ class Table:
         if seat is not None and seat in tokens:
             out.update(seat=seat, token=tokens[seat])
         return out
+
+    # ------------------------------------------------------------ hints
+
+    def _hint(self, client: Client, ref: str | None) -> None:
+        """``{"type": "hint"}``: the search bot's choice for the asking player's seat, from
+        that seat's view alone, computed in the bot pool and sent to the asker only. Allowed
+        where every other seat is a bot, elsewhere only at tables made with ``hints``."""
+        seat = client.seat
+        if seat is None or self.seats[seat].kind != "human":
+            raise TableError("not_seated", "only the players get hints")
+        if not self.hints and any(st.kind != "bot" for i, st in enumerate(self.seats)
+                                  if i != seat):
+            raise TableError("hints_off", "hints are off at this table: other people play "
+                             "here (a table made with hints allows them)")
+        if self.status != "playing" or self.match.to_move != seat:
+            raise TableError("not_your_turn", "a hint is for your own turn")
+        st = self.seats[seat]
+        if st.hinting:
+            raise TableError("rate_limited", "a hint is already on its way")
+        if not self._hint_allowed(st):
+            raise TableError("rate_limited", "too many hints; wait a moment")
+        view = self.match.deal.view(seat)  # the seat's own view: never another hand
+        seed = (self.row.seed * 1_000_003 + seat * 7919 + self.v * 104_729 + 17) % (2**63)
+        st.hinting = True
+        task = asyncio.get_running_loop().create_task(self._send_hint(client, st, view, seed,
+                                                                      self.v, ref))
+        self._hint_tasks.add(task)
+        task.add_done_callback(self._hint_tasks.discard)
+
+    async def _send_hint(self, client: Client, st: Seat, view: Any, seed: int, v: int,
+                         ref: str | None) -> None:
+        try:
+            hint = await shared_pool().hint(view, seed)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: hint failed", self.id)
+            client.send({"type": "error", "code": "hint_failed", "ref": ref,
+                         "reason": "no hint could be computed; try again"})
+            return
+        finally:
+            st.hinting = False
+        # ``v``: the version it is for (a player who acted meanwhile can tell it is old)
+        client.send({"type": "hint", "v": v, "ref": ref, **hint})
+
+    def _hint_allowed(self, st: Seat) -> bool:
+        """A token bucket per seat: hint_rate hints a second, bursts of hint_burst."""
+        now = time.monotonic()
+        burst = float(self.config.hint_burst)
+        tokens, stamp = st.hint if st.hint[1] else (burst, now)
+        tokens = min(burst, tokens + (now - stamp) * self.config.hint_rate)
+        if tokens < 1.0:
+            st.hint = (tokens, now)
+            return False
+        st.hint = (tokens - 1.0, now)
+        return True
 
     # ------------------------------------------------------------ seats
 
