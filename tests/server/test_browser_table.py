@@ -210,11 +210,16 @@ def test_trick_is_a_moment_with_its_winner(browser: Any, start: Callable[..., st
     page = _page(browser, viewport, base, pace="1")
     t0 = time.monotonic()
     page.goto(base + "/")
+    page.wait_for_selector("#quick-play")
+    lobby = page.evaluate("[performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,"
+                          " performance.now()]")
+    print(f"\n[{viewport['width']}px] lobby: modules loaded {lobby[0]:.0f} ms, drawn by "
+          f"{lobby[1]:.0f} ms")
     page.select_option("#q-variant", "tute_2p_habanero")
     page.click("#quick-play")
     page.wait_for_selector(".hand-card", timeout=15_000)
     load = page.evaluate("performance.now()")
-    print(f"\n[{viewport['width']}px] first load: lobby to a dealt hand in "
+    print(f"[{viewport['width']}px] first load: lobby to a dealt hand in "
           f"{(time.monotonic() - t0) * 1000:.0f} ms (page clock {load:.0f} ms)")
     animated = []
     latencies = []
