@@ -262,3 +262,25 @@ def test_costliest_and_bad_budgets() -> None:
     for bad in ({"worlds": -1}, {"worlds": True}, {"seed": -3}, {"move_time": 0}):
         with pytest.raises(tute.TuteError, match="invalid"):
             analyze_deals([deal], **bad)
+
+
+def test_a_tute_on_the_way_is_valued_whole() -> None:
+    """Arrastrado seed 2 (rules bots): a tute is forced early. The solver values it
+    +-TUTE_VALUE whatever was taken before, so no card's points are added to it: every
+    action that cannot stop it loses nothing against another that cannot either."""
+    from tute.solver import TUTE_VALUE, Solver
+
+    deal = _played("tute_arrastrado_3p", 2)
+    assert deal.result().reason == "tute"
+    decisions = double_dummy(deal)
+    assert decisions and all(d.dd_loss is not None for d in decisions)
+    solver = Solver(tt_mb=16, threads=1)
+    pos = deal.copy()
+    while pos.actions:
+        pos.undo()
+    by_move = {d.move: d for d in decisions}
+    for move, act in enumerate(deal.actions):
+        d = by_move.get(move)
+        if d is not None and abs(solver.value(pos)) >= TUTE_VALUE // 2:
+            assert d.dd_loss == 0 or d.dd_loss >= TUTE_VALUE // 2
+        pos.apply(act)

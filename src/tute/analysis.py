@@ -253,6 +253,14 @@ def _tute_total(child: Deal, hero: int | None) -> int | None:
     return None
 
 
+def _is_tute(value: int) -> bool:
+    """A value that is a tute's (+-TUTE_VALUE): the solver gives it whole, whatever was taken
+    before, so the points an action takes on the way are not added to it."""
+    from .solver import TUTE_VALUE
+
+    return abs(value) >= TUTE_VALUE // 2
+
+
 class _DoubleDummy:
     """The exact measure along one deal: one solver, whose table every position of the deal
     shares, and the value of the position reached by the action played, which is the next
@@ -283,7 +291,8 @@ class _DoubleDummy:
         if tute is not None:
             return tute
         gained = taken_margin(child, hero) - base
-        return gained + self._value(child, hero, guess=best - gained)
+        v = self._value(child, hero, guess=best - gained)
+        return v if _is_tute(v) else gained + v
 
     def _reaches(self, pos: Deal, act: Action, hero: int | None, base: int, target: int,
                  maximize: bool) -> bool:
@@ -295,7 +304,7 @@ class _DoubleDummy:
         tute = _tute_total(child, hero)
         if tute is not None:
             return tute == target
-        need = target - (taken_margin(child, hero) - base)
+        need = target if _is_tute(target) else target - (taken_margin(child, hero) - base)
         if maximize:
             return self.solver.reaches(child, need, hero)
         return not self.solver.reaches(child, need + 1, hero)
