@@ -246,12 +246,20 @@ def seating(match: Match) -> dict[str, Any]:
     seats in playing order (play passes from seat s to s + 1), the scoring side of each seat
     (``deal.side_of``), whether sides are partnerships, and the seats that sit this deal out
     (subastado with four: the dealer gets no cards)."""
+    cached = _SEATING.get(match)
+    if cached is not None and cached[0] == len(match.deals):
+        return cached[1]  # it changes with the deal only (the idle dealer); built once each
     deal = match.deal
     n = deal.seats
-    return {"seats": n, "sides": match.variant.sides(match.options),
-            "partnerships": match.variant.partnerships,
-            "side_of": [deal.side_of(s) for s in range(n)],
-            "idle": [s for s in range(n) if not len(deal.initial_hands[s])]}
+    out = {"seats": n, "sides": match.variant.sides(match.options),
+           "partnerships": match.variant.partnerships,
+           "side_of": [deal.side_of(s) for s in range(n)],
+           "idle": [s for s in range(n) if not len(deal.initial_hands[s])]}
+    _SEATING[match] = (len(match.deals), out)
+    return out
+
+
+_SEATING: WeakKeyDictionary[Match, tuple[int, dict[str, Any]]] = WeakKeyDictionary()
 
 
 # A finished deal never changes: its score-sheet row is computed once per match (the public
