@@ -2096,6 +2096,16 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
             for line in w.result_lines(deal.result()):
                 typer.echo(line)
             typer.echo(_plain_score(match, w))
+            _plain_review(deal, w)
+
+
+def _plain_review(deal: Deal, w: _Words) -> None:
+    """After a deal: the three costliest decisions of each side, all hands open."""
+    from .tui.session import deal_review
+
+    typer.echo("")
+    for line in deal_review(deal, w.lang, w.side, w.seat):
+        typer.echo(line)
 
 
 def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
@@ -2138,6 +2148,12 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         if key in ("?", "h", "help", "ayuda"):
             typer.echo(w("help"))
             typer.echo(_tr(w.lang, "plain_help"))
+            typer.echo(_tr(w.lang, "plain_hint"))
+            continue
+        if key in ("!", "pista", "hint"):
+            from .tui.session import hint_line
+
+            typer.echo(hint_line(w.lang, view, (deal.seed or 0) * 1009 + len(deal.actions)))
             continue
         if key in ("g", "guardar", "save") and save is not None:
             typer.echo(save())

@@ -196,7 +196,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         ),
         "hint_keys": (
             "Cartas: su número · acciones: su letra · a anotador · u baza anterior · g guardar · "
-            "? ayuda · q salir"
+            "! ¿qué jugarías? · ? ayuda · q salir"
         ),
         "help_title": "Ayuda: las teclas de la mesa",
         "help_keys": (
@@ -210,7 +210,11 @@ TEXT: Final[dict[str, dict[str, str]]] = {
             "Intro: continuar tras el final de una mano, o la única jugada posible.\n"
             "a: el anotador (mano a mano, los totales y el objetivo). u: ver la baza anterior. g: "
             "guardar la partida (se sigue con tute play --load FICHERO). q o Esc: salir, "
-            "preguntando antes."
+            "preguntando antes.\n"
+            "!: ¿qué jugarías? La jugada que elegiría el bot de búsqueda (pimc) con lo que tú "
+            "sabes (nunca mira otras manos) y por qué; tarda unos segundos.\n"
+            "Al acabar cada mano: las tres decisiones más caras de cada pareja o jugador, con "
+            "todas las cartas a la vista."
         ),
         "help_close": "Cualquier tecla: volver a la mesa",
         "quit_title": "¿Dejar la partida?",
@@ -224,6 +228,19 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "plain_help": "g: guardar la partida (se sigue con --load). En la subasta, una puja se "
                       "escribe con su número (65) o como bid:65.",
         "plain_replay_prompt": "Intro: avanzar · -: atrás · q: salir> ",
+        "plain_hint": "!: ¿qué jugarías? (la jugada del bot de búsqueda con lo que tú sabes).",
+        # hints and the end-of-deal review (tute.hints, tute.analysis)
+        "hint_thinking": "Pensando qué jugarías…",
+        "hint_turn": "La pista es para tu turno.",
+        "hint_line": "¿Qué jugarías? {action}. {why}",
+        "review_title": "Lo más caro de la mano, con todas las cartas a la vista (puntos de "
+                        "diferencia perdidos):",
+        "review_side": "{side}: {list}",
+        "review_item": "baza {trick}, {who}{played} (mejor {best}, −{loss})",
+        "review_clean": "{side}: ni un punto perdido",
+        "review_uncovered": "El análisis exacto no llega a las jugadas de esta mano.",
+        "review_wait": "Revisando la mano…",
+        "review_failed": "No se pudo revisar la mano: {why}",
     },
     "en": {
         "title": "Tute",
@@ -400,7 +417,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         ),
         "hint_keys": (
             "Cards: their number · actions: their letter · a score sheet · u previous trick · g "
-            "save · ? help · q quit"
+            "save · ! what would you play? · ? help · q quit"
         ),
         "help_title": "Help: the keys of the table",
         "help_keys": (
@@ -414,7 +431,11 @@ TEXT: Final[dict[str, dict[str, str]]] = {
             "Enter: continue after the end of a deal, or the only possible move.\n"
             "a: the score sheet (deal by deal, the totals and the goal). u: show the previous "
             "trick. g: save the match (resume with tute play --load FILE). q or Esc: quit, after "
-            "asking."
+            "asking.\n"
+            "!: what would you play? The move the search bot (pimc) would choose from what you "
+            "know (it never looks at other hands) and why; it takes a few seconds.\n"
+            "After each deal: the three costliest decisions of each side or player, with every "
+            "hand open."
         ),
         "help_close": "Any key: back to the table",
         "quit_title": "Leave the match?",
@@ -428,6 +449,19 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "plain_help": "g: save the match (resume with --load). In the auction, type a bid as "
                       "its number (65) or as bid:65.",
         "plain_replay_prompt": "Enter: forward · -: back · q: quit> ",
+        "plain_hint": "!: what would you play? (the search bot's move from what you know).",
+        # hints and the end-of-deal review (tute.hints, tute.analysis)
+        "hint_thinking": "Thinking what you would play…",
+        "hint_turn": "Hints are for your turn.",
+        "hint_line": "What would you play? {action}. {why}",
+        "review_title": "The costliest decisions of the deal, all hands open (points of margin "
+                        "lost):",
+        "review_side": "{side}: {list}",
+        "review_item": "trick {trick}, {who}{played} (best {best}, −{loss})",
+        "review_clean": "{side}: not a point lost",
+        "review_uncovered": "The exact analysis does not reach the moves of this deal.",
+        "review_wait": "Reviewing the deal…",
+        "review_failed": "The deal could not be reviewed: {why}",
     },
 }
 

@@ -340,6 +340,8 @@ class GameScreen(Screen[None]):
         self.bot_delay = bot_delay
         self._bot_scheduled = False
         self._log_seen = 0
+        self._reviewing: Any = None  # the finished deal whose review is being computed
+        self._hinting = False
 
     def t(self, key: str, **kw: Any) -> str:
         return self.session.t(key, **kw)
@@ -353,6 +355,7 @@ class GameScreen(Screen[None]):
                 yield RichLog(id="log", max_lines=200, wrap=True, min_width=20)
             with VerticalScroll(id="summary-box"):
                 yield Static("", id="summary")
+                yield Static("", id="summary-review")
                 yield Static("", id="summary-sheet")
             yield Static("", id="message")
             yield Label(self.t("hand"), id="hand-label")
@@ -378,6 +381,7 @@ class GameScreen(Screen[None]):
         self.query_one("#hand-label").display = not between
         if s.summary is not None:
             self.query_one("#summary", Static).update(Content("\n".join(s.summary)))
+            self._show_review()
             self.query_one("#summary-sheet", Static).update(sheet_table(s))
             box.scroll_home(animate=False)
         self.query_one("#table", Static).update(Content("\n".join(s.table_lines())))
@@ -457,6 +461,67 @@ class GameScreen(Screen[None]):
         if out.applied is not None:
             self.advance()
 
+    # ------------------------------------------------------------------ hint and review
+
+    def ask_hint(self) -> None:
+        """``!``: what would you play? Computed in a thread (seconds of search); shown if the
+        position is still the one asked about."""
+        job = self.session.hint_job()
+        if isinstance(job, str):
+            self.say(job)
+            return
+        if self._hinting:
+            return
+        self._hinting = True
+        self.say(self.t("hint_thinking"))
+        moves = self._moves()
+
+        def work() -> None:
+            try:
+                text = job()
+            except Exception as exc:  # a hint must never end the game
+                text = " ".join(str(exc).split())
+            self.app.call_from_thread(self._hint_ready, moves, text)
+
+        self.run_worker(work, thread=True, group="hint")
+
+    def _moves(self) -> int:
+        return sum(len(d.actions) for d in self.session.match.deals)
+
+    def _hint_ready(self, moves: int, text: str) -> None:
+        self._hinting = False
+        if moves == self._moves() and self.session.summary is None:
+            self.say(text)
+
+    def _show_review(self) -> None:
+        """The finished deal's costliest decisions in the end-of-deal box: computed in a
+        thread the first time (the exact solver over the deal), then shown."""
+        s = self.session
+        deal = s.finished
+        box = self.query_one("#summary-review", Static)
+        if deal is None:
+            box.update("")
+            return
+        lines = s.reviewed(deal)
+        if lines is not None:
+            box.update(Content("\n".join(lines)))
+            return
+        box.update(Content(self.t("review_wait")))
+        if self._reviewing is deal:
+            return
+        self._reviewing = deal
+
+        def work() -> None:
+            s.review(deal)
+            self.app.call_from_thread(self._review_ready, deal)
+
+        self.run_worker(work, thread=True, group="review")
+
+    def _review_ready(self, deal: Any) -> None:
+        self._reviewing = None
+        if self.session.finished is deal and self.is_attached:
+            self._show_review()
+
     def ask_quit(self) -> None:
         """Leaving a match loses what is not saved: ask first (q, Esc, Ctrl+Q)."""
         self.app.push_screen(QuitScreen(self.session.lang), self._quit_chosen)
@@ -477,6 +542,8 @@ class GameScreen(Screen[None]):
             self.ask_quit()
         elif key in ("question_mark", "h", "f1") or event.character == "?":
             self.app.push_screen(HelpScreen(s.lang))
+        elif key == "exclamation_mark" or event.character == "!":
+            self.ask_hint()
         elif key == "a":
             self.app.push_screen(SheetScreen(s))
         elif key == "u":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,15 +57,18 @@ from ..shuffle import derive_seed
 from ..variants import Variant
 
 __all__ = ["ACTION_KEYS", "PAGE_KEYS", "Goal", "Outcome", "Replay", "Session", "SheetRow",
-           "action_label", "card_key", "goal_of", "opponent_names", "tally_text"]
+           "action_label", "card_key", "deal_review", "goal_of", "hint_line", "opponent_names",
+           "tally_text"]
 
 #: Letters given, page by page, to the non-card actions (pass is always ``p``). The other
-#: letters are the table's commands: a anotador, g save, h help, q quit, u previous trick.
+#: letters are the table's commands: a anotador, g save, h help, q quit, u previous trick
+#: (and ``!`` asks for a hint).
 ACTION_KEYS = "bcdefijklmnorstvwxyz"
 #: Keys that turn the page of a long action list: back, forward.
 PAGE_KEYS = (("<", "less_than_sign", "pageup", "comma"),
              (">", "greater_than_sign", "pagedown", "full_stop"))
 _BOT_SEED_INDEX = 5_000_000
+_HINT_SEED_INDEX = 6_000_000
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,8 @@ class Session:
             _history(match) if any(d.is_over() for d in match.deals) else [])
         self.goal = goal_of(match)
         self._seen = 0
+        self._reviews: dict[int, list[str]] = {}  # id of a finished deal -> its review
+        self._review_solver: Any = None
         if match.deals and not match.is_over():
             self._collect(match.deal)  # what happened before the first action (arrastrado)
 
@@ -502,6 +507,43 @@ class Session:
                 self.log.append(self.t("new_deal", k=self.deal_number(len(self.match.deals) - 1)))
                 self._collect(self.match.deal)
         return applied
+
+    def hint_job(self) -> str | Callable[[], str]:
+        """"¿Qué jugarías?" (the key ``!``): a message when it is not the human's turn, else
+        a function that computes the hint line -- the search bot's choice from the human's own
+        view, with its reason (up to a few seconds: run it off the screen's thread). The view
+        and the seed are taken now, so the function reads nothing that play changes."""
+        if self.summary is not None or not self.human_to_move():
+            return self.t("hint_turn")
+        view = self.view()
+        moves = sum(len(d.actions) for d in self.match.deals)
+        seed = derive_seed(self.match.seed, _HINT_SEED_INDEX + moves)
+        return lambda: hint_line(self.lang, view, seed)
+
+    def review(self, deal: Deal) -> list[str]:
+        """The end-of-deal review of a finished deal: the three costliest decisions of each
+        side by the double-dummy measure (computed once; a second or so: off the screen's
+        thread)."""
+        key = id(deal)
+        if key not in self._reviews:
+            if self._review_solver is None:
+                try:
+                    from ..solver import Solver
+                except ImportError:  # numba missing: the review says it is not covered
+                    pass
+                else:
+                    self._review_solver = Solver(tt_mb=32, threads=1)
+            try:
+                lines = deal_review(deal, self.lang, self.side_name, self.seat_name,
+                                    self._review_solver)
+            except Exception as exc:  # a review must never end the game: say why instead
+                lines = [self.t("review_failed", why=" ".join(str(exc).split()))]
+            self._reviews[key] = lines
+        return self._reviews[key]
+
+    def reviewed(self, deal: Deal) -> list[str] | None:
+        """The review of ``deal`` if it has been computed."""
+        return self._reviews.get(id(deal))
 
     def acknowledge(self) -> None:
         """The human has read the deal summary (after the last one, :meth:`over` is true)."""
@@ -800,6 +842,45 @@ class Session:
 
 
 _VOIDS = frozenset({"void_all_pass", "void_weak_hand"})
+
+
+def hint_line(lang: str, view: SeatView, seed: int) -> str:
+    """The hint for the seat of ``view`` as one line: the action and why (tute.hints)."""
+    from ..actions import parse_action
+    from ..hints import suggest
+
+    hint = suggest(view, seed)
+    label = action_label(lang, parse_action(hint.action), view.trump)
+    return tr(lang, "hint_line", action=label, why=hint.text(lang))
+
+
+def deal_review(deal: Deal, lang: str, side_name: Callable[[int], str],
+                seat_name: Callable[[int], str], solver: Any = None) -> list[str]:
+    """The three costliest decisions of each side of a finished deal by the double-dummy
+    measure (tute.analysis: the exact solver with every hand open), as lines; where the
+    solver covers none of the deal's decisions, a line that says so."""
+    from ..actions import parse_action
+    from ..analysis import costliest, double_dummy
+
+    covered = [d for d in double_dummy(deal, solver) if d.dd_loss is not None]
+    lines = [tr(lang, "review_title")]
+    if not covered:
+        return [*lines, tr(lang, "review_uncovered")]
+
+    def label(text: str | None) -> str:
+        return "?" if text is None else action_label(lang, parse_action(text), deal.trump)
+
+    pairs = deal.variant.partnerships
+    for side in range(deal.variant.sides(deal.options)):
+        worst = costliest([d for d in covered if d.side == side], "dd_loss")
+        if not worst:
+            lines.append(tr(lang, "review_clean", side=side_name(side)))
+            continue
+        items = [tr(lang, "review_item", trick=d.trick, played=label(d.played),
+                    best=label(d.dd_best), loss=d.dd_loss,
+                    who=f"{seat_name(d.seat)} " if pairs else "") for d in worst]
+        lines.append(tr(lang, "review_side", side=side_name(side), list="; ".join(items)))
+    return lines
 
 
 def _uncounted(res: DealResult) -> bool:
