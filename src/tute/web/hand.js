@@ -3,6 +3,8 @@
 // drag, or the keyboard.
 import { t, cardName } from "./i18n.js";
 import { cardFace } from "./board.js";
+import { esc } from "./util.js";
+import { actionLabel } from "./i18n.js";
 
 export const MIN_HIT = 40;
 
@@ -100,3 +102,17 @@ export function restoreFocus(root, f) {
   const same = cards.find((c) => c.dataset.card === f.card);
   (same || cards[Math.min(f.index, cards.length - 1)]).focus();
 }
+
+// Subastado offers every bid up to 230: a few buttons, the rest in a list.
+export function actionButtons(actions) {
+  const btn = (a) => `<button class="action-btn" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`;
+  const bids = actions.filter((a) => a.startsWith("bid:"));
+  const rest = actions.filter((a) => !a.startsWith("bid:"));
+  let html = rest.map(btn).join("") + bids.slice(0, 4).map(btn).join("");
+  if (bids.length > 4) {
+    html += `<select id="bid-more" aria-label="${esc(t("bidMore"))}">${bids.slice(4).map((b) => `<option value="${esc(b)}">${esc(b.slice(4))}</option>`).join("")}</select>
+      <button class="action-btn" data-do="bid-more" type="button">${esc(t("bidGo"))}</button>`;
+  }
+  return html;
+}
+

@@ -3,44 +3,22 @@
 // their HTML changes. Updates are shown one at a time, so a trick can be a moment.
 import { t, cardName, actionLabel, errorText, getLang } from "./i18n.js";
 import { esc, sleep, applyDelta, local, api, beep, loadVariants, variantOf, setHTML, CARD_RE } from "./util.js";
-import { app, page, nav, topbar, bindTopbar } from "./shell.js";
+import { app, page, nav, topbar, bindTopbar, speakerIcon } from "./shell.js";
 import { boardHTML } from "./board.js";
-import { handHTML, bindHand, focusOf, restoreFocus, legalText } from "./hand.js";
+import { handHTML, bindHand, focusOf, restoreFocus, legalText, actionButtons } from "./hand.js";
 import { flyIn, collect, seatRect, TIMING } from "./trick.js";
-import { goalText, dealOf } from "./sheet.js";
+import { dealOf } from "./sheet.js";
 import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from "./dialogs.js";
 import { chatHTML, chatLogHTML, lineText } from "./chat.js";
-import { cardFace } from "./board.js";
+import { announcer, eventLine, FELT } from "./words.js";
+import { sideHTML } from "./side.js";
 
 const PROTOCOL = 2;
-const SUITS = ["o", "c", "e", "b"];
-const suitOf = (x) => (typeof x === "number" ? SUITS[x] : String(x)[0]);
 
 export function variantName(id) {
   const v = variantOf(id);
   if (!v) return id;
   return getLang() === "es" ? v.name : v.english;
-}
-
-// Subastado offers every bid up to 230: a few buttons, the rest in a list.
-function actionButtons(actions) {
-  const btn = (a) => `<button class="action-btn" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`;
-  const bids = actions.filter((a) => a.startsWith("bid:"));
-  const rest = actions.filter((a) => !a.startsWith("bid:"));
-  let html = rest.map(btn).join("") + bids.slice(0, 4).map(btn).join("");
-  if (bids.length > 4) {
-    html += `<select id="bid-more" aria-label="${esc(t("bidMore"))}">${bids.slice(4).map((b) => `<option value="${esc(b)}">${esc(b.slice(4))}</option>`).join("")}</select>
-      <button class="action-btn" data-do="bid-more" type="button">${esc(t("bidGo"))}</button>`;
-  }
-  return html;
-}
-
-// Drawn, not an emoji: many desktops lack an emoji font and would show a box.
-function speakerIcon(on) {
-  const waves = on
-    ? '<path d="M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>'
-    : '<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>';
-  return `<svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" style="vertical-align:-3px"><path d="M4 9.5h3.5L12 5.5v13l-4.5-4H4z" fill="currentColor"/>${waves}</svg>`;
 }
 
 export function tablePage(id) {
@@ -50,7 +28,7 @@ export function tablePage(id) {
     ws: null, queue: [], busy: false, flash: null, showLast: false, log: [], logN: 0,
     overlay: null, message: "", pending: false, closed: false, fatal: null, retry: 0,
     connected: false, chat: [], chatOpen: false, unread: 0, botAt: {}, from: null,
-    rematch: null, rematchWaiting: false, skeleton: false, notes: [], noteBusy: false,
+    rematch: null, rematchWaiting: false, skeleton: false,
   };
   const C = {
     T, local, seatName, sideName, mySide, liveTotals,
@@ -94,67 +72,18 @@ export function tablePage(id) {
 
   // ---------------------------------------------------------------- words: log, felt, screen readers
 
+  const { say, note } = announcer(() => T.closed);
+  const eventText = (e) => eventLine(e, seatName, T.seat);
+
   function logLine(line) {
     T.logN += 1;
     T.log.push([T.logN, line]);
     if (T.log.length > 80) T.log.shift();
   }
 
-  const declName = (d) => actionLabel(d).replace(/^(Cantar|Declare) /, "");
-
-  function eventLine(e) {
-    switch (e.e) {
-      case "CardPlayed": return t("played", seatName(e.seat), cardName(e.card));
-      case "TrickTaken": return t("won", seatName(e.winner), e.points);
-      case "Declared": return t("announceCante", seatName(e.seat), declName(e.declaration), e.points);
-      case "Exchanged": return t("exchanged", seatName(e.seat), cardName(e.given), cardName(e.taken));
-      case "Passed": return t("passed", seatName(e.seat));
-      case "BidMade": return t("announceBid", seatName(e.seat), e.points);
-      case "AuctionWon": return t("announceContract", seatName(e.seat), e.points);
-      case "TookOver": return t("announceTakeover", seatName(e.seat), seatName(e.from_seat), e.points);
-      case "TrumpNamed": return t("announceTrump", seatName(e.seat), t("suit_" + suitOf(e.suit)));
-      case "ThrownIn": return t("announceThrown", seatName(e.seat));
-      case "RenuncioClaimed": return `${t("announceRenuncio", seatName(e.claimant ?? e.seat))} (${t(e.valid ? "renuncioOk" : "renuncioBad")})`;
-      case "DealEnded": return t("dealEnded");
-      case "Drew": return e.card && e.seat === T.seat ? t("drew", t("you"), cardName(e.card)) : null;
-      default: return null;
-    }
-  }
-
-  // Said on the felt (and to screen readers): what a player would call out at a real table.
-  const FELT = new Set(["Declared", "Exchanged", "BidMade", "AuctionWon", "TookOver", "TrumpNamed", "ThrownIn", "RenuncioClaimed"]);
-
-  function say(text) {
-    const el = document.getElementById("live");
-    if (!el || !text) return;
-    el.textContent = "";
-    setTimeout(() => { el.textContent = text; }, 30);
-  }
-
-  function note(text, cls = "") {
-    T.notes.push([text, cls]);
-    say(text);
-    showNotes();
-  }
-
-  async function showNotes() {
-    if (T.noteBusy) return;
-    T.noteBusy = true;
-    while (T.notes.length && !T.closed) {
-      const [text, cls] = T.notes.shift();
-      const el = document.getElementById("announce");
-      if (!el) break;
-      el.className = `announce show ${cls}`;
-      el.textContent = text;
-      await sleep(Math.min(3200, 1500 + text.length * 25) * TIMING.note);
-      el.className = "announce";
-    }
-    T.noteBusy = false;
-  }
-
   function onEvents(events, prev) {
     for (const e of events) {
-      const line = eventLine(e);
+      const line = eventText(e);
       if (line) logLine(line);
       if (FELT.has(e.e) && line) note(line, e.e === "Declared" ? "cante" : "");
       else if (e.e === "Passed" && T.info.variant === "tute_subastado" && line) note(line);
@@ -218,7 +147,7 @@ export function tablePage(id) {
         T.connected = true;
         if (m.table) { T.info = m.table; setSeats(m.table.seats); }
         if (m.seat !== undefined) T.seat = m.seat;
-        (m.missed || []).forEach((u) => u.events.forEach((e) => { const l = eventLine(e); if (l) logLine(l); }));
+        (m.missed || []).forEach((u) => u.events.forEach((e) => { const l = eventText(e); if (l) logLine(l); }));
         if (m.chat) T.chat = m.chat;
         T.state = m.state; T.v = m.v; T.pending = false; T.queue = [];
         if (T.state.over) T.overlay = "match";
@@ -398,7 +327,7 @@ export function tablePage(id) {
     setHTML(document.getElementById("felt"), felt.replace('<div class="trick"', `${win}<div class="trick"`));
 
     renderMe(d, myTurn, legal, names);
-    renderSide(d, S);
+    renderSide();
     renderOverlay();
   }
 
@@ -430,59 +359,12 @@ export function tablePage(id) {
     }
   }
 
-  function renderSide(d, S) {
-    const el = document.getElementById("side");
-    const sides = d.card_points.length;
-    const live = liveTotals();
-    const score = T.state.score || T.state.games;
-    const mine = mySide();
-    const rows = [...Array(sides).keys()].map((sd) => `<tr class="${mine === sd ? "mine" : ""}">
-      <th scope="row"><span class="side-name" title="${esc(sideName(sd))}">${esc(sideName(sd))}</span></th>
-      <td>${live[sd] - (d.carry ? d.carry[sd] : 0)}</td>
-      ${d.carry ? `<td>${live[sd]}</td>` : ""}
-      <td>${score[sd] ?? 0}</td>${T.state.cotos ? `<td>${T.state.cotos[sd]}</td>` : ""}</tr>`).join("");
-    const unit = t({ losses: "lostGames", balance: "balance" }[T.state.score_kind] || "games");
-    const cantes = d.cantes.map(([s, decl, p]) => `<li>${esc(seatName(s))}: ${esc(declName(decl))} <b>${p}</b></li>`).join("");
-    const contract = contractHTML(d);
-    const last = lastTrickHTML(d);
-    const html = `<table class="score"><thead><tr><th></th><th scope="col">${t("points")}</th>${d.carry ? `<th scope="col" title="${esc(t("vueltasTag"))}">${t("running")}</th>` : ""}<th scope="col">${esc(unit)}</th>${T.state.cotos ? `<th scope="col">${t("cotosCol")}</th>` : ""}</tr></thead>
-        <tbody>${rows}</tbody></table>
-      ${d.carry ? `<p class="vueltas-note">${t("vueltasNow", d.carry.map((c, sd) => `${esc(sideName(sd))} ${c}`).join(" · "))}</p>` : ""}
-      <p class="goal"><b>${esc(dealOf(T.state))}</b> · ${esc(goalText(T.state.goal_info, T.state.goal))}</p>
-      ${contract}
-      <h3>${t("cantes")}</h3>${cantes ? `<ul class="cantes">${cantes}</ul>` : `<p class="muted small">${t("cantesNone")}</p>`}
-      <div class="side-buttons"><button class="ghost" data-do="last" id="last-btn" aria-expanded="${T.showLast}" ${last ? "" : "disabled"}>${T.showLast ? t("hideLastTrick") : t("lastTrick")}</button>
-      <button class="ghost" data-do="sheet">${t("sheet")}</button></div>
-      ${T.showLast && last ? last : ""}
-      <details class="log" ${T.logOpen ? "open" : ""}><summary data-do="log-toggle">${t("log")}</summary><ol class="log-list">${T.log.slice(-40).reverse().map(([k, l]) => `<li value="${k}">${esc(l)}</li>`).join("")}</ol></details>`;
-    setHTML(el, html);
+  function renderSide() {
+    setHTML(document.getElementById("side"), sideHTML(C));
     // the chat keeps its own box, so that a redraw of the score never takes the text being typed
     setHTML(document.getElementById("chat-box"), chatHTML(T));
     const log = document.getElementById("chat-log");
     if (log && setHTML(log, chatLogHTML(T.chat, seatName))) log.scrollTop = log.scrollHeight;
-  }
-
-  // Subastado: the bids so far, then the contract (declarer, bid, trumps).
-  function contractHTML(d) {
-    if (d.contract) {
-      const [decl, bid, took] = d.contract;
-      return `<div class="contract"><b>${t("contract")}</b>: ${esc(seatName(decl))} · ${bid}${d.trump ? ` · ${t("trump")} ${t("suit_" + d.trump)}` : ""}${took ? ` · ${t("act_takeover")}` : ""}</div>`;
-    }
-    if (d.auction !== undefined && d.auction !== null) {
-      const [bid, who] = d.auction;
-      return `<div class="contract"><b>${t("topBid")}</b>: ${bid ? `${esc(seatName(who))} · ${bid}` : t("noBidYet")}</div>`;
-    }
-    if (T.info.variant === "tute_subastado" && !d.contract && !d.tricks.length) return `<div class="contract">${t("noBidYet")}</div>`;
-    return "";
-  }
-
-  // The last trick, small, beside the trick in progress (which it never replaces).
-  function lastTrickHTML(d) {
-    const n = T.info.seats.length;
-    const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : T.state.last_deal?.last_trick;
-    if (!last) return "";
-    return `<div class="last-trick" aria-label="${esc(t("lastTrickBy", seatName(last.winner)))}"><p>${esc(t("lastTrickBy", seatName(last.winner)))} (${last.points})</p>
-      <div class="last-cards">${last.cards.map((c, i) => { const s = (last.leader + i) % n; return `<figure class="${s === last.winner ? "winner" : ""}">${cardFace(c, "small")}<figcaption>${esc(seatName(s))}</figcaption></figure>`; }).join("")}</div></div>`;
   }
 
   function renderOverlay() {
