@@ -51,7 +51,9 @@ export function announcer(closed) {
       if (!el) break;
       el.className = `announce show ${cls}`;
       el.textContent = text;
-      await sleep(Math.min(3200, 1500 + text.length * 25) * TIMING.note);
+      // a backlog (an auction's bids come fast) is read faster, so the felt keeps up with play
+      const wait = Math.min(3200, 1500 + text.length * 25) - 600 * Math.min(2, queue.length);
+      await sleep(wait * TIMING.note);
       el.className = "announce";
     }
     busy = false;
