@@ -109,9 +109,12 @@ def test_rematch_keeps_players_and_history_shows_my_result(client: TestClient) -
 def _rematch(client: TestClient, r: dict[str, Any], j: dict[str, Any],
              stack: ExitStack) -> None:
     a, b = _finish(client, r, j, stack)
+    spec = hello(stack.enter_context(client.websocket_connect(f"/ws/{r['id']}")))
     a.send({"type": "rematch"})
     ra = a.until("rematch")
     rb = b.until("rematch")  # both players get their own seat at the new table
+    rs = spec.until("rematch")  # a spectator gets the table to watch, and no token
+    assert rs["id"] == ra["id"] and "token" not in rs and "seat" not in rs
     assert ra["id"] == rb["id"] and ra["seat"] == 0 and rb["seat"] == 1
     assert ra["token"] != rb["token"]
     b.send({"type": "rematch"})  # asking again gives the same table
