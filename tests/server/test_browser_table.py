@@ -370,6 +370,8 @@ def test_auction_bids_and_contract_on_the_felt(browser: Any, start: Callable[...
     page.select_option("#q-variant", "tute_subastado")
     page.click("#quick-play")
     page.wait_for_selector(".hand-card", timeout=15_000)
+    # nobody named trumps yet: everyone, us included, still has to speak
+    assert "sin triunfo todavía" in page.inner_text(".trumpbox").lower()
     said: list[str] = []
 
     def contract() -> bool:

@@ -59,7 +59,7 @@ function trumpHTML(m) {
   if (m.trump) {
     return `<div class="trumpbox"><span class="suit-only">${cardMini("A" + m.trump)}</span>${label}</div>`;
   }
-  return "";
+  return m.noTrump ? `<div class="trumpbox"><span class="label">${t("noTrumpYet")}</span></div>` : "";
 }
 
 // model: {n, me, bottom (draw the bottom seat on the felt: spectators), names[], status[],

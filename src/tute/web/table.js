@@ -318,6 +318,7 @@ export function tablePage(id) {
       n, me, bottom: T.seat === null, names, status, hands: [], sizes: d.hand_sizes, trick, winner,
       toMove: playing ? d.to_move : null, dealer: d.dealer, mano: d.mano, idle: S.idle,
       trump: d.trump, upcard: d.upcard, stockCount: d.stock_count, tableCard: d.table_card,
+      noTrump: !d.trump && !d.trump_card,  // cabrón, or subastado before the trump is named
       // the turned card is shown while it is still the dealer's or lies on the table; after
       // the stock it may have been exchanged, so then only the suit
       trumpCard: d.upcard ? null : (d.trump_card_with_dealer || !stockGame()) ? d.trump_card : null,
@@ -346,7 +347,7 @@ export function tablePage(id) {
     const hand = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
       : handHTML(d.hand, { legal, myTurn, avail, vw: innerWidth });
     const idle = T.seat !== null && seating().idle.includes(T.seat) ? `<span class="tag">${t("sitsOut")}</span>` : "";
-    const html = `<div class="me-line ${myTurn ? "to-move" : ""}"><span class="who">${esc(T.seat === null ? t("spectating") : names[T.seat])}</span>
+    const html = `<div class="me-line ${myTurn ? "to-move" : ""}">${T.seat === null ? "" : `<span class="who">${esc(names[T.seat])}</span>`}
         ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
         ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
         <span class="turn">${turnMsg}</span></div>
