@@ -495,6 +495,8 @@ def test_phone_tap_targets_at_any_hand_size(browser: Any, start: Callable[..., s
     _fits(page, ".help-dialog")
     assert page.locator(".help-dialog ol.rules li").count() >= 3
     _shot(page, f"phone-help-{variant}")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".help-dialog", state="detached")
     assert not page.errors, page.errors
     page.context.close()
 

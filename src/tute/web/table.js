@@ -456,10 +456,19 @@ export function tablePage(id) {
   let resizeTimer = null;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 120); };
   window.addEventListener("resize", onResize);
+  // Escape closes what was opened to look at (the score sheet, the rules)
+  const onKey = (ev) => {
+    if (ev.key === "Escape" && (T.overlay === "sheet" || T.overlay === "help")) {
+      T.overlay = T.overlayBefore && T.overlayBefore !== "sheet" && T.overlayBefore !== "help" ? T.overlayBefore : null;
+      render();
+    }
+  };
+  document.addEventListener("keydown", onKey);
 
   page.rerender = () => { T.skeleton = false; render(); };
   page.leave = () => {
     T.closed = true; clearInterval(tick); window.removeEventListener("resize", onResize);
+    document.removeEventListener("keydown", onKey);
     app.onclick = null; app.onsubmit = null;
     if (T.ws) T.ws.close();
   };
