@@ -714,3 +714,19 @@ def test_screen_readers_hear_plays_and_legal_cards(browser: Any,
         assert page.locator(".hand-card.illegal").first.get_attribute("aria-disabled") == "true"
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_phone_invite_dialog_fits(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    page = _page(browser, PHONE, base)
+    page.goto(base + "/")
+    page.fill("#name", "Maximiliano Fernández Gó")
+    page.click("#create-btn")  # you and three open seats: the invite dialog
+    page.wait_for_selector(".invite .code")
+    _fits(page, ".overlay .dialog")
+    _fits(page, ".invite")
+    cut = page.locator(".overlay .dialog").evaluate("e => e.scrollWidth - e.clientWidth")
+    assert cut <= 1
+    _shot(page, "phone-invite-360")
+    assert not page.errors, page.errors
+    page.context.close()
