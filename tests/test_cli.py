@@ -38,7 +38,7 @@ def _load_cases() -> list[dict[str, Any]]:
 
 
 CASES = _load_cases()
-PLAYABLE = [v.id for v in tute.VARIANTS.values() if v.playable]
+PLAYABLE = list(tute.VARIANTS)
 
 
 def run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
@@ -593,7 +593,7 @@ def test_variants_text_and_json() -> None:
     data = {v["id"]: v for v in json.loads(out)}
     assert set(data) == set(tute.VARIANTS)
     parejas = data["tute_parejas"]
-    assert parejas["playable"] is True and "parejas" in parejas["aliases"]
+    assert "parejas" in parejas["aliases"]
     assert parejas["options"]["match"]["default"] == {"mode": "series", "deals": 6}
     assert parejas["options"]["partner_exemption"]["domain"] == "true | false"
     assert data["guinote"]["options"]["partner_exemption"]["default"] is True
@@ -643,23 +643,6 @@ def test_deal_and_replay_every_playable_variant(variant: str, tmp_path: Path) ->
     assert code == 0 and "Registro válido" in out
     code, out, _ = run(["replay", path, "--json"])
     assert code == 0 and json.loads(out)["result"] == deal.result().to_json()
-
-
-def test_non_playable_variant_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import dataclasses
-
-    import tute.cli
-
-    real = tute.find_variant
-
-    def not_playable(name: Any) -> tute.Variant:
-        return dataclasses.replace(real(name), playable=False)
-
-    monkeypatch.setattr(tute.cli, "find_variant", not_playable)
-    for args in (["selfplay", "--deals", "2"], ["deal", "--seed", "1"]):
-        code, out, err = run([*args, "--variant", "tute_cabron"])
-        assert code == 2 and "not playable" in err and out == ""
-        assert len(err.strip().splitlines()) == 1
 
 
 def test_selfplay_errors() -> None:

@@ -29,7 +29,7 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .match import Match
-from .records import deal_from_record, match_from_record, parse_record_text
+from .records import parse_record_text
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     cabron_losers,
@@ -1114,8 +1114,8 @@ def replay_command(
     try:
         data = parse_record_text(text)
         kind = data.get("kind", "deal")
-        game: Deal | Match = (match_from_record(data) if kind == "match"
-                              else deal_from_record(data))
+        game: Deal | Match = (Match.from_record(data) if kind == "match"
+                              else Deal.from_record(data))
     except RecordError as exc:
         if as_json:
             typer.echo(json.dumps({"valid": False, "index": exc.index, "field": exc.field,
@@ -1257,11 +1257,11 @@ def variants_command(
     options: Annotated[bool, typer.Option("--options", help="List every option of each variant "
                                           "with its domain and default.")] = False,
 ) -> None:
-    """List the variants: id, names, aliases, whether playable, summary (and options)."""
+    """List the variants: id, names, aliases, summary (and options)."""
     if as_json:
         typer.echo(json.dumps([{
             "id": v.id, "name": v.name, "english": v.english, "aliases": list(v.aliases),
-            "playable": v.playable, "players": v.players, "partnerships": v.partnerships,
+            "players": v.players, "partnerships": v.partnerships,
             "summary": v.summary,
             "options": {name: {"domain": OPTION_SPECS[name].describe(),
                                "default": _json_value(getattr(v.defaults, name)),
@@ -1270,8 +1270,7 @@ def variants_command(
         } for v in VARIANTS.values()], ensure_ascii=False))
         return
     for v in VARIANTS.values():
-        state = "playable" if v.playable else "not playable yet (legal/score only)"
-        typer.echo(f"{v.id}  {v.name} / {v.english}  [{state}]")
+        typer.echo(f"{v.id}  {v.name} / {v.english}")
         typer.echo(f"    {v.summary}")
         typer.echo(f"    aliases: {', '.join(v.aliases) or '-'}")
         if options:
@@ -1304,7 +1303,6 @@ def selfplay_command(
     aggregated. Without --bots, uniform random bots; with --bots A,B two line-ups are compared
     (mean point margin and win rate with 95% confidence intervals)."""
     var = find_variant(variant)
-    var.require_playable()
     opts = var.resolve(_parse_options(option))
     if bots is not None:
         _selfplay_lineups(var, opts, bots, deals, seed, duplicate, as_json)

@@ -19,10 +19,6 @@ class InvalidOptionError(TuteError):
     """An option that does not exist for a variant, or a value outside its domain."""
 
 
-class VariantNotPlayableError(TuteError):
-    """The variant's rules are known (legality, scoring) but whole deals are not playable yet."""
-
-
 class IllegalActionError(TuteError):
     """An action that the rules do not allow now; the message gives the reason."""
 

@@ -1,8 +1,10 @@
 """The rules of play as pure functions on bitmasks: legal cards (rules.md §1.4), the trick
 winner (§1.3) and the declarations a hand may make (§1.5).
 
-The engine calls :func:`legal_mask`; :func:`explain_plays` gives the same legal set plus a
-reason for every refused card, and a test keeps the two in agreement.
+This module is the one home of legality: :class:`tute.Deal` plays by :func:`legal_in_trick`
+(the body of :func:`legal_mask`), :func:`explain_plays` gives the same legal set plus a reason
+for every refused card, and the rules bot's inference asks :func:`excluded_by_play`. The numba
+kernel keeps its own copy for speed; ``tests/test_kernel.py`` keeps the two in agreement.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import ALL_CARDS, SUIT_MASKS, TUTE, Card, RankOrder, Suit, parse_card, parse_suit
+from .cards import ALL_CARDS, SUIT_MASKS, TUTE, RankOrder, Suit, parse_suit
 from .errors import InvalidNotationError
 
 __all__ = [
@@ -20,15 +22,14 @@ __all__ = [
     "TUTE_SOTAS",
     "Declaration",
     "available_declarations",
+    "excluded_by_play",
     "explain_plays",
+    "legal_in_trick",
     "legal_mask",
     "parse_declaration",
     "trick_winner",
     "veinte",
 ]
-
-STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
-
 
 def _suit_name(suit: int) -> str:
     return Suit(suit).spanish
@@ -55,22 +56,37 @@ def legal_mask(
     """
     if not trick:
         return hand
+    best, ruffed = _best(trick, trump, order)
+    return legal_in_trick(
+        hand, trick, best, ruffed, trump, order,
+        stock_phase_rule if phase == "stock" else "full",
+        partner_exemption and partner_winning, must_undertrump, must_head_after_ruff,
+    )
+
+
+def legal_in_trick(hand: int, trick: Sequence[int], best: int, ruffed: bool, trump: int | None,
+                   order: RankOrder, stock_rule: str, exempt: bool, undertrump: bool,
+                   head_after_ruff: bool) -> int:
+    """The body of :func:`legal_mask`, for a caller that already knows the trick's winning
+    card ``best`` and whether a plain-suit lead was trumped (the engine keeps both as it
+    plays). ``stock_rule`` is the stock-phase rule in force ("full" once duties apply);
+    ``exempt``: the partner holds the trick and partner_exemption applies."""
+    if not trick:
+        return hand
     lead = trick[0] // 10
     led = hand & SUIT_MASKS[lead]
-    if phase == "stock" and stock_phase_rule != "full":
-        if stock_phase_rule == "free":
+    if stock_rule != "full":
+        if stock_rule == "free":
             return hand
-        if stock_phase_rule == "follow_suit":
+        if stock_rule == "follow_suit":
             return led or hand
         # follow_trump_lead: a trump lead must be answered with a trump when possible
         return (led or hand) if lead == trump else hand
-    best, ruffed = _best(trick, trump, order)
-    exempt = partner_exemption and partner_winning
     if led:
         if exempt:
             return led
         if ruffed:
-            if must_head_after_ruff:
+            if head_after_ruff:
                 top = _best_of_suit(trick, lead, order)
                 return (led & order.higher[top]) or led
             return led
@@ -80,7 +96,44 @@ def legal_mask(
         return hand
     if not ruffed:
         return trumps
-    return (trumps & order.higher[best]) or (trumps if must_undertrump else hand)
+    return (trumps & order.higher[best]) or (trumps if undertrump else hand)
+
+
+def excluded_by_play(
+    card: int,
+    trick: Sequence[int],
+    candidates: int,
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> int:
+    """The cards of ``candidates`` that a hand which legally played ``card`` on ``trick`` (the
+    cards before it) cannot hold: those that would have made ``card`` illegal.
+
+    The duties only ever narrow the legal set as cards are added to a hand (a card of the led
+    suit, a higher one, a trump), so a card is excluded exactly when the two-card hand of it
+    and ``card`` already refuses ``card``.
+    """
+    if not trick:
+        return 0
+    best, ruffed = _best(trick, trump, order)
+    rule = stock_phase_rule if phase == "stock" else "full"
+    exempt = partner_exemption and partner_winning
+    bit = 1 << card
+    out = 0
+    for c in _indices(candidates & ~bit & (SUIT_MASKS[trick[0] // 10] | (
+            SUIT_MASKS[trump] if trump is not None else 0))):
+        pair = bit | 1 << c
+        if not legal_in_trick(pair, trick, best, ruffed, trump, order, rule, exempt,
+                              must_undertrump, must_head_after_ruff) & bit:
+            out |= 1 << c
+    return out
 
 
 def _best(trick: Sequence[int], trump: int | None, order: RankOrder) -> tuple[int, bool]:
@@ -251,14 +304,11 @@ _KNAVES: Final = sum(1 << (10 * s + 5) for s in range(4))
 
 def marriage_mask(suit: int, order: RankOrder = TUTE) -> int:
     """The two cards of a marriage: king + caballo (Tute) or king + sota (Guiñote)."""
-    partner = 5 if order.name == "guinote" else 6
-    return (1 << (10 * suit + 7)) | (1 << (10 * suit + partner))
+    return (1 << (10 * suit + 7)) | (1 << (10 * suit + order.marriage))
 
 
-_MARRIAGES: Final = {
-    "tute": tuple(marriage_mask(s, TUTE) for s in range(4)),
-    "guinote": tuple((1 << (10 * s + 7)) | (1 << (10 * s + 5)) for s in range(4)),
-}
+_MARRIAGES: Final = {m: tuple((1 << (10 * s + 7)) | (1 << (10 * s + m)) for s in range(4))
+                     for m in (5, 6)}  # by the order's marriage rank: sota or caballo
 
 
 def available_declarations(
@@ -279,10 +329,11 @@ def available_declarations(
     if tute_enabled:
         if hand & _KINGS == _KINGS:
             out.append(TUTE_REYES)
-        second = _KNAVES if order.name == "guinote" else _KNIGHTS
+        knaves = order.marriage == 5  # Guiñote's tute is of sotas, Tute's of caballos
+        second = _KNAVES if knaves else _KNIGHTS
         if hand & second == second:
-            out.append(TUTE_SOTAS if order.name == "guinote" else TUTE_CABALLOS)
-    pairs = _MARRIAGES[order.name]
+            out.append(TUTE_SOTAS if knaves else TUTE_CABALLOS)
+    pairs = _MARRIAGES[order.marriage]
     forty = (
         trump is not None and not forty_forfeited and not sung_suits >> trump & 1
         and hand & pairs[trump] == pairs[trump]
@@ -306,12 +357,7 @@ def declaration_cards(decl: Declaration, trump: int | None, order: RankOrder = T
     if decl is TUTE_SOTAS:
         return _KNAVES
     suit = decl.marriage_suit(trump)
-    return 0 if suit is None else _MARRIAGES[order.name][suit]
-
-
-def parse_cards(cards: Iterable[str | Card]) -> list[int]:
-    """Card indices from notation, for callers that speak in strings."""
-    return [parse_card(c).index for c in cards]
+    return 0 if suit is None else _MARRIAGES[order.marriage][suit]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,10 +11,13 @@ import dataclasses
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import DECK_36, DECK_40, GUINOTE, TUTE, RankOrder
-from .errors import InvalidOptionError, UnknownVariantError, VariantNotPlayableError
+from .errors import InvalidOptionError, UnknownVariantError
+
+if TYPE_CHECKING:
+    from .games import Game
 
 __all__ = [
     "OPTION_SPECS",
@@ -193,7 +196,6 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _i("weak_hand_max_points", 0, "a hand worth at most this may be thrown in", null=True),
     _i("misdeal_passes_after", 1, "consecutive misdeals before the deal passes on", null=True),
     _c("capote_award", None, doc="no source gives a capote bonus"),
-    _b("guinote_hide_arrastre_suit", "presentation: hide the suit of an arrastre 20"),
 ]}
 
 
@@ -257,7 +259,6 @@ class Options:
     weak_hand_max_points: int | None = None
     misdeal_passes_after: int | None = None
     capote_award: None = None
-    guinote_hide_arrastre_suit: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -285,7 +286,10 @@ _STOCK: Final = (
 
 @dataclass(frozen=True)
 class Variant:
-    """One game of the family: its table, pack, rank order, applicable flags and defaults."""
+    """One game of the family: its table, pack, rank order, applicable flags and defaults.
+
+    What the game does with them lives in its module under :mod:`tute.games` (:attr:`game`).
+    """
 
     id: str
     name: str
@@ -296,7 +300,6 @@ class Variant:
     order: RankOrder
     hand_size: int
     stock: bool
-    playable: bool
     option_names: tuple[str, ...]
     defaults: Options
     aliases: tuple[str, ...] = ()
@@ -312,43 +315,26 @@ class Variant:
     def resolve(self, options: Mapping[str, Any] | Options | None = None) -> Options:
         return resolve_options(self, options)
 
-    def require_playable(self) -> None:
-        if not self.playable:
-            raise VariantNotPlayableError(
-                f"variant {self.id} is not playable yet: its legality and scoring rules are "
-                "available (tute legal / tute score), whole deals are not; playable now: "
-                + ", ".join(v.id for v in VARIANTS.values() if v.playable)
-            )
+    @property
+    def game(self) -> Game:
+        """The variant's game: the rules that make it differ from the others."""
+        from .games import game_for  # the games import this module: looked up on use
+
+        return game_for(self)
 
     def layout(self, options: Options | None = None) -> tuple[int, int]:
         """The pack (a card mask) and the cards dealt to each player under ``options``."""
-        opts = options or self.defaults
-        if self.stock:
-            return self.deck, opts.hand_size
-        if self.id == "tute_subastado":
-            return (DECK_40, 13) if opts.widow_card else (DECK_36, 12)
-        if self.id == "tute_cabron":
-            return (DECK_40, 10) if opts.players == 4 else (DECK_36, 12)
-        if self.id == "tute_arrastrado_3p":
-            return DECK_40, (10 if opts.players == 4 else 13)
-        return self.deck, self.hand_size
+        return self.game.layout(options or self.defaults)
 
     def sides(self, options: Options | None = None) -> int:
         """Number of scoring sides (2 in partnership and two-player games)."""
-        if self.partnerships:
-            return 2
-        return self.seat_count(options)
+        return self.game.sides(options or self.defaults)
 
     def seat_count(self, options: Options | None = None) -> int:
-        opts = options or self.defaults
-        if self.id == "tute_subastado":
-            return opts.seats  # with 4 at the table the dealer sits the deal out
-        if "players" in self.option_names:
-            return opts.players
-        return self.players
+        return self.game.seat_count(options or self.defaults)
 
     def side_of(self, seat: int, options: Options | None = None) -> int:
-        return seat % 2 if self.partnerships else seat
+        return self.game.side_of(seat)
 
 
 def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | None) -> Options:
@@ -408,25 +394,25 @@ def _check_combination(variant: Variant, opts: Options) -> None:
 
 def _variant(id: str, name: str, english: str, *, table: int, partnerships: bool,
              deck: int = DECK_40, order: RankOrder = TUTE, hand_size: int, stock: bool = False,
-             playable: bool = False, extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
+             extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
              summary: str = "", **defaults: Any) -> Variant:
     names = tuple(dict.fromkeys(_COMMON + extra))
     opts = dataclasses.replace(Options(), hand_size=hand_size, **defaults)
     return Variant(id, name, english, table, partnerships, deck, order, hand_size, stock,
-                   playable, names, opts, aliases, summary)
+                   names, opts, aliases, summary)
 
 
 VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "tute_parejas", "Tute por parejas", "Partnership Tute", table=4, partnerships=True,
-        hand_size=10, playable=True,
+        hand_size=10,
         extra=("partner_exemption", "two_games_threshold", "two_games_rule", "match"),
         aliases=("parejas", "tute", "tute_4p", "tute_por_parejas", "pairs"),
         summary="4 players in two pairs, 10 cards each, trump turned from the dealer's last card",
     ),
     _variant(
         "tute_2p_habanero", "Tute habanero", "Two-player Tute (habanero)", table=2,
-        partnerships=False, hand_size=8, stock=True, playable=True,
+        partnerships=False, hand_size=8, stock=True,
         extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("habanero", "tute_habanero", "tute_2p", "2p"),
         summary="2 players, 8 cards and a stock; a trump lead must be answered with a trump",
@@ -434,7 +420,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_2p_corriente", "Tute corriente (dos jugadores)", "Two-player Tute (corriente)",
-        table=2, partnerships=False, hand_size=6, stock=True, playable=True,
+        table=2, partnerships=False, hand_size=6, stock=True,
         extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("corriente", "tute_corriente"),
         summary="2 players, 6 cards and a stock; free play while the stock lasts",
@@ -442,7 +428,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_arrastrado_3p", "Tute arrastrado (tres jugadores)", "Three-player Tute (arrastrado)",
-        table=3, partnerships=False, hand_size=13, playable=True,
+        table=3, partnerships=False, hand_size=13,
         extra=("two_games_threshold", "two_exchanges_four", "exchange_mandatory", "scoring_3p",
                "loss_limit", "multi_over", "players", "match_target", "match_deals",
                "games_to_win"),
@@ -452,7 +438,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_subastado", "Tute subastado", "Auction Tute", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12, playable=True,
+        deck=DECK_36, hand_size=12,
         extra=("seats", "widow_card", "min_bid", "bid_step", "auction_rounds", "all_pass",
                "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
                "cantes_declarer_only", "settlement", "match_target", "match_deals"),
@@ -463,9 +449,9 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
-        hand_size=6, stock=True, playable=True,
+        hand_size=6, stock=True,
         extra=(*_STOCK, "partner_exemption", "exchange_side_requirement", "partidas_per_coto",
-               "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
+               "cotos_to_win", "thirty_malas"),
         aliases=("guiñote", "guinote_4p", "guiñote_4p"),
         summary="Aragón's game: 4 players in pairs, 6 cards, stock then arrastre, 101 points",
         partner_exemption=True, stock_phase_rule="free", cante_by="winning_side_each",
@@ -473,9 +459,9 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
-        order=GUINOTE, hand_size=6, stock=True, playable=True,
+        order=GUINOTE, hand_size=6, stock=True,
         extra=(*_STOCK, "exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
-               "thirty_malas", "guinote_hide_arrastre_suit"),
+               "thirty_malas"),
         aliases=("guiñote_2p", "guinote_dos"),
         summary="Guiñote one against one: 6 cards, 14 stock tricks then 6 in arrastre",
         stock_phase_rule="free", tute_award="partida", both_over="last_trick", deal_packet=3,
@@ -483,7 +469,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_cabron", "Tute cabrón", "Tute cabrón", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12, playable=True,
+        deck=DECK_36, hand_size=12,
         extra=("players", "loss_limit"),
         aliases=("cabron", "tute_cabrón", "cabrón", "pierde_en_medio"),
         summary="everyone for himself, no trump until a king and knight fall in one trick",

@@ -31,8 +31,6 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 def variants_json() -> list[dict[str, Any]]:
     out = []
     for v in VARIANTS.values():
-        if not v.playable:
-            continue
         out.append({"id": v.id, "name": v.name, "english": v.english,
                     "seats": v.seat_count(), "partnerships": v.partnerships,
                     "summary": v.summary, "options": list(v.option_names)})
@@ -125,7 +123,6 @@ class Hub:
             raise TableError("busy", "the server has too many live tables; try again later")
         try:
             var = find_variant(variant)
-            var.require_playable()
             match = Match.new(var, seed=seed, options=options or {})
         except TuteError as exc:
             raise TableError("bad_table", str(exc)) from None

@@ -266,7 +266,7 @@ class Solver:
                 f"not a card-play position: {deal.variant.id} is in its stock phase "
                 f"({deal.stock_count} cards in the stock); the solver starts at the arrastre"
             )
-        if cfg[T.C_NSIDES] != 2 and deal.variant.id != "tute_arrastrado_3p":
+        if cfg[T.C_NSIDES] != 2 and not deal.game.kernel_config(deal.options).solver_sides:
             raise UnsupportedPositionError(
                 f"{deal.variant.id}: the card play of this game is not supported by the solver")
         if deal.options.renuncio_mode == "claim":

@@ -422,18 +422,17 @@ class Replay:
     """A game record (a deal or a match) shown one action at a time."""
 
     def __init__(self, record: Mapping[str, Any], *, lang: str = "es", source: str = ""):
-        from ..records import deal_from_record, match_from_record
 
         self.record = dict(record)
         self.lang = lang
         self.source = source
         self.kind = self.record.get("kind", "deal")
         if self.kind == "match":
-            full = match_from_record(self.record)  # validates the whole record first
+            full = Match.from_record(self.record)  # validates the whole record first
             self.sizes = [len(d.actions) for d in full.deals]
             self.variant = full.variant
         else:
-            deal = deal_from_record(self.record)
+            deal = Deal.from_record(self.record)
             self.sizes = [len(deal.actions)]
             self.variant = deal.variant
         self.total = sum(self.sizes)
@@ -441,12 +440,11 @@ class Replay:
 
     def deal_at(self, step: int) -> tuple[Deal, int]:
         """The deal being played after ``step`` actions, and its number (1-based)."""
-        from ..records import deal_from_record, match_from_record
 
         rec = {k: v for k, v in self.record.items() if k != "result"}
         if self.kind != "match":
             rec["actions"] = list(self.record.get("actions", []))[:step]
-            return deal_from_record(rec), 1
+            return Deal.from_record(rec), 1
         deals: list[dict[str, Any]] = []
         left = step
         for entry, size in zip(self.record["deals"], self.sizes, strict=True):
@@ -456,7 +454,7 @@ class Replay:
             if take < size:
                 break
         rec["deals"] = deals
-        match = match_from_record(rec)
+        match = Match.from_record(rec)
         return match.deal, len(match.deals)
 
     def lines(self) -> list[str]:
