@@ -4,7 +4,9 @@ one and checks that it still means the same; ``python tests/golden_records.py`` 
 (only do that when a record format change is intended and migrated).
 
 Every case is played by a seeded random choice among the legal actions, so a case is fixed
-by its variant, options and seeds alone.
+by its variant, options and seeds alone. The ``*_hide_arrastre_suit_*`` records set an option
+that was retired since (presentation only, never read); they were written by the engine of
+before and are not rewritten by this script.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ import typer
 
 from . import __version__
 from .actions import Action, parse_action
-from .cards import DECK_40, Card, Suit, parse_card, parse_suit
+from .cards import Card, Suit, parse_card, parse_suit
 from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
@@ -219,14 +219,8 @@ def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
 
 
 def _pack(variant: Variant, opts: Options) -> int:
-    """The cards that may appear. Cabrón is played with 36 or 40 cards depending on the table
-    (rule case P39 has a 2 with the 3-player default), so it accepts all 40; subastado with a
-    widow card plays with 40."""
-    if variant.id == "tute_cabron":
-        return DECK_40
-    if variant.id == "tute_subastado" and opts.widow_card:
-        return DECK_40
-    return variant.deck
+    """The cards that may appear in the variant's deals under ``opts`` (its game says)."""
+    return variant.game.pack(opts)
 
 
 def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
@@ -357,7 +351,7 @@ def legal_line(data: Any) -> dict[str, Any]:
 
 def _trump(variant: Variant, value: Any) -> int | None:
     if value is None:
-        if variant.id != "tute_cabron":
+        if not variant.game.trump_changes:
             _bad(f"field 'trump': null (no trump) only happens in tute_cabron; {variant.id} "
                  "needs a suit o, c, e or b")
         return None
@@ -473,15 +467,16 @@ def score_line(data: Any) -> dict[str, Any]:
         _bad("field 'cases': one deal per line; put each case on its own line")
     _check_keys(data, _SCORE_KEYS)
     variant, opts = _variant_and_options(data)
-    if variant.id in ("tute_parejas", "guinote"):
+    schema = variant.game.score_schema()  # the shape of the game's S cases
+    if schema == "pairs":
         return _score_pairs(variant, opts, data)
-    if variant.id in ("tute_2p_habanero", "tute_2p_corriente", "guinote_2p"):
+    if schema == "two":
         return _score_two(variant, opts, data)
-    if variant.id == "tute_arrastrado_3p":
+    if schema == "three":
         return _score_three(variant, opts, data)
-    if variant.id == "tute_subastado":
+    if schema == "subastado":
         return _score_subastado(opts, data)
-    if variant.id == "tute_cabron":
+    if schema == "cabron":
         return _score_cabron(variant, opts, data)
     _bad(f"field 'variant': scoring of {variant.id} is not supported")
 
@@ -505,8 +500,8 @@ def _named_parties(data: Mapping[str, Any], names: Sequence[str],
     missing = [k for k in names if k not in source]
     unknown = [str(k) for k in source if k not in names]
     if missing or unknown:
-        what = "; ".join(filter(None, [missing and "missing " + ", ".join(missing),
-                                       unknown and "unexpected " + ", ".join(unknown)]))
+        what = "; ".join(filter(None, ["missing " + ", ".join(missing) if missing else "",
+                                       "unexpected " + ", ".join(unknown) if unknown else ""]))
         label = "sides" if where else "/".join(names)
         _bad(f"field {label!r}: expected {', '.join(names)}: {what}")
     return [_party(k, source[k], f"{where}{k}") for k in names]
@@ -551,7 +546,7 @@ def _two_sides(data: Mapping[str, Any], names: Sequence[str], opts: Options, n: 
 
 def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("A", "B")
-    guinote = variant.family == "guinote"
+    guinote = variant.game.keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 4, lambda s: s % 2)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
@@ -580,7 +575,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
 
 def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("seat0", "seat1")
-    guinote = variant.family == "guinote"
+    guinote = variant.game.keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 2, lambda s: s)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
@@ -1042,9 +1037,9 @@ class _Words:
         return " – ".join(f"{self.seat(i)} {g}" for i, g in enumerate(games))
 
     def goal(self, match: Match) -> str:
-        spec = match.options.match
-        if self.variant.id == "tute_parejas":
-            return self("series" if spec.mode == "series" else "race", n=spec.n)
+        info = match.goal_info()
+        if info["kind"] in ("series", "race"):
+            return self(info["kind"], n=info["n"])
         return match.goal()
 
     def match_end(self, match: Match) -> str:
@@ -1151,9 +1146,9 @@ def replay_command(
                 typer.echo(line)
         if verbose:
             for ev in deal.events:
-                line = w.event(ev, deal)
-                if line:
-                    typer.echo("  " + line)
+                said = w.event(ev, deal)
+                if said:
+                    typer.echo("  " + said)
         if deal.is_over():
             for line in w.result_lines(deal.result()):
                 typer.echo(line)
@@ -1334,9 +1329,9 @@ def selfplay_command(
         if getattr(res, "made", None) is not None:
             made += res.made is True
             failed += res.made is False
-        if getattr(res, "losses", None) is not None:
+        if res.losses is not None:
             losses = [a + b for a, b in zip(losses or [0] * sides, res.losses, strict=True)]
-        if getattr(res, "balances", None) is not None:
+        if res.balances is not None:
             balances = [a + b for a, b in zip(balances or [0] * sides, res.balances,
                                               strict=True)]
     elapsed = time.perf_counter() - start
@@ -1363,7 +1358,7 @@ def selfplay_command(
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
 
-    def row(label: str, values: Mapping[str, Any]) -> str:
+    def row(label: str, values: Any) -> str:
         return f"{label:<15}" + "  ".join(f"{k} {v}" for k, v in values.items())
 
     typer.echo(f"selfplay {var.id}: {deals} deals, seed {seed}, uniform random bots")
@@ -1505,9 +1500,9 @@ def demo_command(
             match.apply(_bot_choice(rng, view.legal_actions, sings=True))
             events = deal.events
             for ev in events[seen:]:
-                line = w.event(ev, deal)
-                if line:
-                    typer.echo("  " + line)
+                said = w.event(ev, deal)
+                if said:
+                    typer.echo("  " + said)
                     if delay and isinstance(ev, TrickTaken):
                         time.sleep(delay)
             seen = len(events)
@@ -1610,9 +1605,9 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
         for ev in events[seen:]:
             if isinstance(ev, CardPlayed) and ev.seat != you:
                 typer.echo(w("plays", who=w.seat(ev.seat), card=str(ev.card)))
-            line = w.event(ev, deal)
-            if line:
-                typer.echo(line)
+            said = w.event(ev, deal)
+            if said:
+                typer.echo(said)
         seen = len(events)
         if deal.is_over():
             for line in w.result_lines(deal.result()):

@@ -80,6 +80,7 @@ from .records import (
     check_result,
     field,
     record_head,
+    record_options,
     replay_actions,
 )
 from .rules import (
@@ -175,7 +176,8 @@ class Deal:
         # fixed for the deal
         "variant", "options", "order", "seed", "dealer", "mano", "trump_card", "total_tricks",
         "carry", "_game", "_n", "_sides", "_partners", "_exempt", "_undertrump",
-        "_head_after_ruff", "_higher", "_points_table", "_claim_mode", "_layout",
+        "_head_after_ruff", "_higher", "_points_table", "_claim_mode", "_turn_exchange",
+        "_layout",
         "_initial_hands",
         *_STATE,
         # bookkeeping
@@ -202,6 +204,7 @@ class Deal:
     _higher: tuple[int, ...]
     _points_table: tuple[int, ...]
     _claim_mode: bool
+    _turn_exchange: int  # exchanges on one's own turn: 0 never, 1 always, 2 once side won
     _layout: Layout  # the cards outside the hands as dealt
     _initial_hands: tuple[int, ...]
     _hands: tuple[int, ...]
@@ -347,6 +350,7 @@ class Deal:
         deal._higher = var.order.higher
         deal._points_table = var.order.points
         deal._claim_mode = opts.renuncio_mode == "claim"
+        deal._turn_exchange = game.turn_exchange(opts)
         return deal
 
     def _start(self, receivers: list[int], layout: Layout) -> None:
@@ -359,7 +363,7 @@ class Deal:
         self._upcard = layout.stock[-1] if layout.stock else -1
         self._table_card = layout.table_card
         self._widow = layout.widow
-        self._set_active(receivers)
+        self._set_order(receivers)
         self._trick = ()
         self._leader = self._to_move = self.mano
         self._best = self._best_seat = -1
@@ -401,7 +405,9 @@ class Deal:
         if opts.tute_dealt_wins_immediately and opts.tute_enabled:
             tutes = [Poll(s, TUTE) for s in receivers
                      if any(d.is_tute for d in self._available(s))]
-        queue.extend(game.opening_polls(receivers, opts, tutes, self._exchange_public()))
+        face_up = layout.stock or layout.table_card >= 0  # something an exchange could take
+        queue.extend(game.opening_polls(receivers, opts, tutes,
+                                        bool(face_up) and self._exchange_public()))
         if queue:
             self._queue = tuple(queue)
             self._phase = _POLL
@@ -410,8 +416,12 @@ class Deal:
     def _set_active(self, active: Sequence[int]) -> None:
         """Play passes among ``active`` seats, counter-clockwise from the dealer's right."""
         n = self._n
-        order = [s for s in ((self.dealer + 1 + k) % n for k in range(n)) if s in active]
-        nxt = list(range(n))
+        self._set_order([s for s in ((self.dealer + 1 + k) % n for k in range(n))
+                         if s in active])
+
+    def _set_order(self, order: Sequence[int]) -> None:
+        """Play passes along ``order`` (the active seats from the dealer's right)."""
+        nxt = list(range(self._n))
         for i, s in enumerate(order):
             nxt[s] = order[(i + 1) % len(order)]
         self._nxt = tuple(nxt)
@@ -578,13 +588,15 @@ class Deal:
             return self._legal_cache
         seat = self._to_move
         trick = self._trick
-        mask = legal_in_trick(
-            self._hands[seat], trick, self._best, self._ruffed,
-            None if self.trump is None else int(self.trump), self.order,
-            self.options.stock_phase_rule if self._stock else "full",
-            self._exempt and bool(trick) and (self._best_seat - seat) % 2 == 0,
-            self._undertrump, self._head_after_ruff,
-        )
+        if not trick:
+            mask = self._hands[seat]  # the leader plays anything (saves a call per trick)
+        else:
+            mask = legal_in_trick(
+                self._hands[seat], trick, self._best, self._ruffed, self.trump, self.order,
+                self.options.stock_phase_rule if self._stock else "full",
+                self._exempt and (self._best_seat - seat) % 2 == 0,
+                self._undertrump, self._head_after_ruff,
+            )
         self._legal_cache = mask
         return mask
 
@@ -604,14 +616,11 @@ class Deal:
             return []
         return self._available(seat)
 
-    def _face_up(self) -> int:
-        """The card an exchange takes: arrastrado's table card, or the upcard."""
-        return self._table_card if self._table_card >= 0 else self._upcard
-
     def _exchange_target(self) -> int | None:
         """The trump card that may take the upcard (or arrastrado's table card) now."""
+        table = self._table_card
         return self._game.exchange_target(
-            self._face_up(), None if self.trump is None else int(self.trump),
+            table if table >= 0 else self._upcard, self.trump,
             bool(self._completed or self._trick), len(self._stock), self.options)
 
     def _exchange_public(self) -> bool:
@@ -643,9 +652,8 @@ class Deal:
                 decls: list[Action] = list(self._available(seat))
                 if decls:
                     acts = decls + acts
-            if self._stock and self._game.may_exchange_on_turn(
-                    bool(self._side_first >> self.side_of(seat) & 1), len(self._stock),
-                    self.options):
+            turn = self._turn_exchange
+            if turn and self._stock and (turn == 1 or self._side_first >> self.side_of(seat) & 1):
                 acts = self._exchanges_for(seat) + acts
             if self._claim_mode and self._can_claim(seat):
                 acts.append(CLAIM)
@@ -1228,7 +1236,8 @@ class Deal:
             reason=reason, who=who, offender=offender, totals=totals, points=tuple(points),
             cantes=tuple(map(tuple, cantes)), seat_cantes=tuple(map(tuple, seat_cantes)),
             last_side=last.index(True) if any(last) else None, seats=self._n,
-            side_of=tuple(self.side_of(s) for s in range(self._n)), mano=self.mano,
+            side_of=tuple(s % 2 for s in range(self._n)) if self._partners else tuple(
+                range(self._n)), mano=self.mano,
             carry=self.carry, tricks_won=self._tricks_won, contract=self._contract,
         )
         game = self._game
@@ -1374,7 +1383,7 @@ class Deal:
         except TuteError as exc:
             raise RecordError(f"invalid record: field {where}'variant': {exc}",
                               field="variant") from None
-        options = field(record, "options", dict, required=False, default={})
+        options = record_options(record)
         seed = field(record, "seed", int, required=False)
         dealer = field(record, "dealer", int, required=False)
         layout = field(record, "deal", dict, required=False)

@@ -19,7 +19,7 @@ from .deal import Deal, SeatView
 from .errors import IllegalActionError, RecordError, TuteError
 from .games import Game, game_for
 from .games.base import MatchTally
-from .records import check_header, check_result, field, record_head
+from .records import check_header, check_result, field, record_head, record_options
 from .shuffle import MAX_SEED, derive_seed, new_seed, randbelow, shuffled
 from .variants import Options, Variant, find_variant
 
@@ -256,7 +256,7 @@ class Match:
         """Rebuild a match from its record, replaying and validating every deal."""
         rec = check_header(record, "match")
         variant = field(rec, "variant", str)
-        options = field(rec, "options", dict, required=False, default={})
+        options = record_options(rec)
         seed = field(rec, "seed", int)
         first = field(rec, "first_dealer", int, required=False)
         deals = field(rec, "deals", list)

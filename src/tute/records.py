@@ -27,11 +27,23 @@ __all__ = [
     "options_to_json",
     "parse_record_text",
     "record_head",
+    "record_options",
     "replay_actions",
 ]
 
 FORMAT = "tute-record"
 VERSION = 1
+
+#: options older records may carry that no longer exist; none changed the play, so a record
+#: that sets one means the same without it (guinote_hide_arrastre_suit was presentation
+#: only and never read)
+RETIRED_OPTIONS: frozenset[str] = frozenset({"guinote_hide_arrastre_suit"})
+
+
+def record_options(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's ``options`` object, without the retired ones."""
+    options = field(record, "options", dict, required=False, default={})
+    return {k: v for k, v in options.items() if k not in RETIRED_OPTIONS}
 
 
 def options_to_json(options: Options, defaults: Options) -> dict[str, Any]:

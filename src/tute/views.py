@@ -32,8 +32,9 @@ class DealResult:
     """The score of a finished deal; every tuple is indexed by side.
 
     ``winner`` is the side that won the deal (parejas, per-deal scoring) or the game/partida
-    (the 101 games); ``None`` with ``vueltas`` means nobody reached 101 and a deal *de
-    vueltas* follows with ``running`` carried over.
+    (the 101 games), the seat that won (arrastrado) or the declarer who made the contract
+    (subastado); ``None`` with ``vueltas`` means nobody reached 101 and a deal *de vueltas*
+    follows with ``running`` carried over.
     """
 
     totals: tuple[int, ...]
@@ -42,7 +43,9 @@ class DealResult:
     last_trick: tuple[bool, ...]
     winner: int | None
     games: tuple[int, ...]
-    reason: str = "tricks"  # "tricks" | "tute" | "vueltas"
+    # "tricks" (played out) | "tute" | "vueltas" (101 reached de vueltas) | "void" (thrown in:
+    # see ``void``) | "renuncio" (a claim: see ``claim``)
+    reason: str = "tricks"
     replay: bool = False
     match_won: bool = False
     running: tuple[int, ...] | None = None  # totals including the carried ones (101 games)

@@ -10,7 +10,6 @@ match, so that a game's module imports neither.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ALL_CARDS, GUINOTE, RankOrder, Suit, parse_card
@@ -24,6 +23,8 @@ __all__ = [
     "Extras", "Game", "KernelConfig", "Layout", "MatchStep", "MatchTally", "Poll", "Score",
     "Tally",
 ]
+
+# The hooks' data are named tuples: cheap to build on every trick and every deal.
 
 # What a polled seat is asked: to exchange (and, with cante_before_draw, declare) before the
 # draw; to declare as the trick winner's partner; to show a tute held from the deal;
@@ -41,8 +42,7 @@ class Poll(NamedTuple):
     kind: str
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """The cards outside the hands as a game lays them out (card indices, -1 for none)."""
 
     trump_card: int = -1  # the card that names trumps (parejas: the dealer's last; stock: upcard)
@@ -64,8 +64,7 @@ class Extras(NamedTuple):
     widow: Any
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(NamedTuple):
     """What the scoring of a finished deal reads (every tuple by side unless said)."""
 
     reason: str  # "tricks" | "tute" | "vueltas" | "void" | "renuncio"
@@ -84,8 +83,7 @@ class Tally:
     contract: tuple[int, int, bool] | None  # subastado: declarer, bid, taken over
 
 
-@dataclass(frozen=True)
-class Score:
+class Score(NamedTuple):
     """A game's verdict on a deal (the family-specific fields of :class:`DealResult`)."""
 
     winner: int | None = None
@@ -99,8 +97,7 @@ class Score:
     made: bool | None = None
 
 
-@dataclass(frozen=True)
-class MatchTally:
+class MatchTally(NamedTuple):
     """The running score of a match before a deal is added."""
 
     games: tuple[int, ...]
@@ -111,8 +108,7 @@ class MatchTally:
     played: int  # deals scored so far, this one included (thrown-in deals excluded)
 
 
-@dataclass(frozen=True)
-class MatchStep:
+class MatchStep(NamedTuple):
     """The running score after a deal and, when the match is over, (winner, reason)."""
 
     games: tuple[int, ...]
@@ -123,8 +119,7 @@ class MatchStep:
     end: tuple[int | None, str] | None = None
 
 
-@dataclass(frozen=True)
-class KernelConfig:
+class KernelConfig(NamedTuple):
     """The game-specific switches of the fast kernel's config (see tute.kernel)."""
 
     guinote_ranks: bool  # the Guiñote rank order: tute de sotas, king + sota marriages
@@ -256,8 +251,10 @@ class Game:
 
     # stock games (see games.stock): neutral answers for the others
 
-    def may_exchange_on_turn(self, side_won: bool, stock_left: int, options: Options) -> bool:
-        return False
+    def turn_exchange(self, options: Options) -> int:
+        """Exchanges on one's own turn while there is a stock: 0 never, 1 always, 2 once
+        one's side has won a trick."""
+        return 0
 
     def after_trick(self, winner: int, seats: int, options: Options,
                     exchange_possible: bool) -> tuple[list[Poll], int]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..cards import ALL_CARDS, parse_card
 from ..errors import TuteError
-from ..rules import exchange_refusal
+from ..rules import exchange_card, exchange_refusal
 from ..scoring import score_per_deal_2p, target_winner
 from ..variants import Options
 from ..views import DealResult
@@ -69,22 +69,20 @@ class Stock(Game):
                         options: Options) -> int | None:
         if trump is None or not stock_left:
             return None
-        from ..rules import exchange_card
-
         return exchange_card(face_up, trump, two_enabled=options.exchange_two_enabled,
                              two_takes_four=options.two_exchanges_four)
 
     def exchange_open(self, stock_left: int, seats: int, options: Options) -> bool:
         return stock_left > seats or options.exchange_last_round_allowed
 
-    def may_exchange_on_turn(self, side_won: bool, stock_left: int, options: Options) -> bool:
-        """own_turn_any (and Guiñote's any_trick_won): exchange on one's own turn."""
-        if not stock_left:
-            return False
+    def turn_exchange(self, options: Options) -> int:
+        """own_turn_any: exchange on one's own turn (1); Guiñote's any_trick_won: once one's
+        side has won a trick (2); otherwise never (0)."""
         if options.exchange_timing == "own_turn_any":
-            return True
-        return (options.exchange_side_requirement == "any_trick_won"
-                and self.variant.partnerships and side_won)
+            return 1
+        if options.exchange_side_requirement == "any_trick_won" and self.variant.partnerships:
+            return 2
+        return 0
 
     def why_not_exchange(self, give: int, upcard: int, stock_left: int, seats: int,
                          options: Options) -> str:
@@ -107,8 +105,9 @@ class Stock(Game):
         declaration window opens before it (cante_before_draw)."""
         polls: list[Poll] = []
         if options.exchange_timing != "own_turn_any" and exchange_possible:
-            side = [winner, (winner + 2) % seats] if self.variant.partnerships else [winner]
-            polls.extend(Poll(s, EXCHANGE) for s in side)
+            polls.append(Poll(winner, EXCHANGE))
+            if self.variant.partnerships:
+                polls.append(Poll((winner + 2) % seats, EXCHANGE))
         window = 0
         if options.cante_before_draw and not self.variant.partnerships:
             window = 1 << winner

@@ -4,7 +4,7 @@ A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) 
 its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
-The kernel covers the card-play phases of every playable variant: the whole of Tute por
+The kernel covers the card-play phases of every variant: the whole of Tute por
 parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
 and exchanging the upcard are not: those positions stay with the core). A trick has ``C_K``
 cards (the active seats) and play passes to ``C_NXT0 + seat``. Tute arrastrado (three or four

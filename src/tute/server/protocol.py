@@ -33,7 +33,6 @@ __all__ = [
     "parse_client_message",
     "private_deal_json",
     "public_state",
-    "seat_state",
     "state_delta",
     "with_private",
 ]
@@ -163,25 +162,8 @@ def deal_summary(deal: Deal, number: int) -> dict[str, Any] | None:
 
 
 def goal_info(match: Match) -> dict[str, Any]:
-    """How the match is won, as data the front end can put in any language."""
-    o = match.options
-    try:
-        if match.variant.family == "guinote":
-            return {"kind": "cotos", "partidas": o.partidas_per_coto, "cotos": o.cotos_to_win}
-        if match.variant.stock:
-            return {"kind": "games", "n": o.games_to_win}
-        vid = match.variant.id
-        if vid == "tute_parejas":
-            return {"kind": o.match.mode, "n": o.match.n}
-        if vid == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":
-            return {"kind": "games", "n": o.games_to_win}
-        if vid == "tute_cabron" or (vid == "tute_arrastrado_3p" and o.scoring_3p == "losses"):
-            return {"kind": "losses", "n": o.loss_limit}
-        if o.match_deals is not None:
-            return {"kind": "balance_deals", "n": o.match_deals}
-        return {"kind": "balance", "n": o.match_target}
-    except AttributeError:  # a variant with other match rules: the core's own words
-        return {"kind": "other", "text": match.goal()}
+    """How the match is won, as data the front end can put in any language (the game's)."""
+    return match.goal_info()
 
 
 def score_kind(match: Match) -> str:
@@ -215,7 +197,7 @@ def public_state(match: Match) -> dict[str, Any]:
         "deal": spectator_deal_json(match.deal),
         "deal_number": n,
         "games": list(match.games),
-        "cotos": list(match.cotos) if match.variant.family == "guinote" else None,
+        "cotos": list(match.cotos) if match.game.keeps_cotos else None,
         # the running score of the individual games: lost games, or payments
         "score_kind": score_kind(match),
         "score": score_values(match),
@@ -250,12 +232,6 @@ def with_private(public: dict[str, Any], private: dict[str, Any] | None) -> dict
     out = dict(public)
     out["deal"] = {**public["deal"], **private}
     return out
-
-
-def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
-    """The state one audience may see: a seat's own view, or (``None``) the public view."""
-    pub = public_state(match)
-    return pub if seat is None else with_private(pub, private_deal_json(match.deal, seat))
 
 
 def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

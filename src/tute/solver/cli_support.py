@@ -132,7 +132,7 @@ def solve_seeds(variant: str, seeds: Iterable[int], *, options: Mapping[str, Any
     solver = Solver(tt_mb=tt_mb, threads=threads)
     # load (or compile) the numba code before the clock runs: a small endgame of seed 0
     warm = Deal.new(var, seed=0, options=options)
-    while not warm.is_over() and len(warm.hand(warm.to_move)) > 7:
+    while warm.to_move is not None and len(warm.hand(warm.to_move)) > 7:
         warm.apply(warm.legal_actions()[0])
     solver.value(warm)
     for seed in seeds:

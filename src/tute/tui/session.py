@@ -163,25 +163,29 @@ class Session:
         return self.seat_name(side)
 
     def goal_text(self) -> str:
-        o = self.match.options
-        var = self.match.variant
+        info = self.match.goal_info()
+        kind, n = info["kind"], info.get("n")
         es = self.lang == "es"
-        if var.family == "guinote":
-            return (f"{o.partidas_per_coto} partidas el coto, {o.cotos_to_win} cotos la partida"
-                    if es else f"{o.partidas_per_coto} partidas a coto, {o.cotos_to_win} cotos "
-                    "win the match")
-        if var.stock:
-            return f"a {o.games_to_win} juegos" if es else f"first to {o.games_to_win} games"
-        spec = o.match
-        if spec.mode == "series":
-            return f"serie de {spec.n} manos" if es else f"series of {spec.n} deals"
-        return f"a {spec.n} juegos" if es else f"first to {spec.n} games"
+        if kind == "cotos":
+            p, c = info["partidas"], info["cotos"]
+            return (f"{p} partidas el coto, {c} cotos la partida" if es
+                    else f"{p} partidas a coto, {c} cotos win the match")
+        if kind == "series":
+            return f"serie de {n} manos" if es else f"series of {n} deals"
+        if kind == "losses":
+            return (f"hasta perder {n} juegos" if es
+                    else f"until someone loses {n} games")
+        if kind == "balance":
+            return f"saldo a {n}" if es else f"first balance to {n}"
+        if kind == "balance_deals":
+            return f"{n} manos, gana el mejor saldo" if es else f"{n} deals, best balance wins"
+        return f"a {n} juegos" if es else f"first to {n} games"
 
     def score_text(self) -> str:
         m = self.match
         parts = [f"{self.side_name(i)} {g}" for i, g in enumerate(m.games)]
         text = " · ".join(parts)
-        if m.variant.family == "guinote" and any(m.cotos):
+        if m.game.keeps_cotos and any(m.cotos):
             text += " · cotos " + "–".join(str(c) for c in m.cotos)
         return text
 
