@@ -1,13 +1,12 @@
-"""Load the rule book's worked cases (``rules/rule_cases.md``): one fenced ```yaml block per case.
+"""Load the rule book's worked cases (``docs/rule_cases.md``): one fenced ```yaml block per case.
 
-The shared folder sits beside the project root (``<root>/../shared``); the environment variable
-``TUTE_SHARED`` (path to the shared folder) overrides it. Each case becomes one :class:`Entry`,
-and each of its ``alt`` entries another one with the alt's keys applied over the case.
+The project carries its own copy of the rule book (``docs/rules.md``) and of its cases, so a plain
+clone is whole. Each case becomes one :class:`Entry`, and each of its ``alt`` entries another one
+with the alt's keys applied over the case.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["CaseFileError", "Entry", "cases_path", "expand", "load_cases", "shared_dir"]
+__all__ = ["CaseFileError", "Entry", "cases_path", "docs_dir", "expand", "load_cases"]
 
 _FENCE_OPEN = re.compile(r"^```yaml[ \t]*\r?$", re.M)
 _BLOCK = re.compile(r"^```yaml[ \t]*\r?\n(.*?)^```[ \t]*\r?$", re.S | re.M)
@@ -25,15 +24,12 @@ class CaseFileError(RuntimeError):
     """The case file is missing or cannot be read as a list of cases."""
 
 
-def shared_dir() -> Path:
-    env = os.environ.get("TUTE_SHARED")
-    if env:
-        return Path(env).expanduser().resolve()
-    return Path(__file__).resolve().parents[1].parent / "shared"
+def docs_dir() -> Path:
+    return Path(__file__).resolve().parents[1] / "docs"
 
 
 def cases_path() -> Path:
-    return shared_dir() / "rules" / "rule_cases.md"
+    return docs_dir() / "rule_cases.md"
 
 
 def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
@@ -41,9 +37,7 @@ def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
     path = path or cases_path()
     if not path.is_file():
         raise CaseFileError(
-            f"rule cases not found at {path}: the shared folder is expected at "
-            "<project root>/../shared; set TUTE_SHARED to the folder that holds "
-            "rules/rule_cases.md"
+            f"rule cases not found at {path}: the project's copy lives in docs/rule_cases.md"
         )
     text = path.read_text(encoding="utf-8")
     blocks = _BLOCK.findall(text)

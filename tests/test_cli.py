@@ -6,38 +6,23 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 import tute
-from tute.cli import _bot_choice, _reason, app
+from casefile import load_cases
+from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, _reason, app
 from tute.match import Match
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cases_file() -> Path:
-    shared = os.environ.get("TUTE_SHARED")
-    base = Path(shared).expanduser() if shared else ROOT.parent / "shared"
-    return base / "rules" / "rule_cases.md"
-
-
-def _load_cases() -> list[dict[str, Any]]:
-    path = _cases_file()
-    if not path.is_file():
-        raise RuntimeError(f"rule cases not found at {path}; set TUTE_SHARED to the shared folder")
-    blocks = re.findall(r"^```yaml[ \t]*\n(.*?)^```", path.read_text("utf-8"), re.S | re.M)
-    return [yaml.safe_load(b) for b in blocks]
-
-
-CASES = _load_cases()
+CASES = load_cases()
 PLAYABLE = list(tute.VARIANTS)
 
 
@@ -717,3 +702,138 @@ def test_play_a_whole_match() -> None:
     code, out, _ = run(["play", "--seed", "12", "--seat", "2"], moves)
     assert code == 0
     assert "¡Gana la partida" in out or "termina sin ganador" in out
+
+
+# ------------------------------------------------------------------------------------ bounded input
+
+GOOD_P = {"variant": "tute_parejas", "trump": "o", "trick": [[0, "5c"]], "to_play": 1,
+          "hand": ["Ac", "4c", "3b", "2o"]}
+GOOD_S = {"variant": "tute_parejas", "sides": {
+    "A": {"card_points": 68, "cantes": [20], "last_trick": False},
+    "B": {"card_points": 52, "cantes": [40], "last_trick": True}}}
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def run_raw(args: list[str], data: bytes) -> tuple[int, str, str]:
+    return run(args, data)  # type: ignore[arg-type]  # CliRunner takes bytes as well
+
+
+def tute_process(args: list[str], **kw: Any) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "tute", *args], capture_output=True, env=env,
+                          timeout=60, **kw)
+
+
+def _short_error(text: str) -> None:
+    """One line that quotes a short prefix of the bad input at most."""
+    assert len(text.strip().splitlines()) == 1, text[:300]
+    assert len(text) < 1100, text[:300]
+    assert "x" * 61 not in text
+
+
+@pytest.mark.parametrize(("command", "good"), [("legal", GOOD_P), ("score", GOOD_S)])
+@pytest.mark.parametrize("bad", [
+    pytest.param(DEEP.encode(), id="deep-100000"),
+    pytest.param(("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)).encode(),
+                 id="deep-33"),
+    pytest.param(b'{"hand": "' + b"x" * (50 << 20) + b'"}', id="line-50MB"),
+    pytest.param(bytes(range(256)) * 40, id="binary"),
+    pytest.param(b'{"variant": "tute_\xff\xfe"}', id="not-utf8"),
+    pytest.param(b'{"hand": ["' + b"x" * 900_000 + b'"]}', id="value-900KB"),
+    pytest.param(b'{"to_play": ' + b"9" * 5000 + b"}", id="number-5000-digits"),
+])
+def test_json_lines_bad_input_gets_an_error_and_the_rest_is_answered(
+        command: str, good: dict[str, Any], bad: bytes) -> None:
+    data = json.dumps(good).encode() + b"\n" + bad + b"\n" + json.dumps(good).encode() + b"\n"
+    code, out, err = run_raw([command], data)
+    assert code == 2
+    got = answers(out)
+    assert "error" not in got[0] and got[-1] == got[0]  # the lines around it are answered
+    errors = [a for a in got if "error" in a]
+    assert errors and all(len(e["error"]) < 1100 for e in errors)
+    for line in err.splitlines():
+        _short_error(line)
+    if bad is DEEP:
+        assert errors == [{"error": "invalid JSON: nested more than 32 levels deep"}]
+
+
+def test_json_lines_size_bound_is_exact() -> None:
+    line = json.dumps(GOOD_P).encode()
+    fits = line + b" " * (MAX_LINE_BYTES - len(line)) + b"\n"  # MAX_LINE_BYTES before the \n
+    over = line + b" " * (MAX_LINE_BYTES + 1 - len(line)) + b"\n"
+    code, out, _ = run_raw(["legal"], fits + over + fits)
+    got = answers(out)
+    assert code == 2 and len(got) == 3
+    assert got[0] == got[2] and "legal" in got[0]
+    assert got[1] == {"error": "line longer than 1 MB: not read"}
+    code, out, _ = run_raw(["legal"], fits[:-1])  # the last line needs no newline
+    assert code == 0 and "legal" in answers(out)[0]
+
+
+def test_json_lines_from_dev_zero_end_quickly() -> None:
+    with open("/dev/zero", "rb") as zero:
+        proc = tute_process(["legal"], stdin=zero)
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout) == {
+        "error": "line longer than 64 MB without an end: the rest of the input is not read"}
+    _short_error(proc.stderr.decode())
+
+
+@pytest.mark.parametrize("command", ["replay", "solve"])
+def test_record_from_dev_zero_ends_quickly_with_exit_2(command: str) -> None:
+    if command == "solve":
+        pytest.importorskip("numba")
+    proc = tute_process([command, "/dev/zero"])
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "Traceback" not in err
+    assert "larger than 16 MB" in err
+    _short_error(err)
+
+
+@pytest.mark.parametrize("command", ["replay", "solve"])
+@pytest.mark.parametrize(("content", "needle"), [
+    pytest.param(DEEP.encode(), "nested more than 32 levels deep", id="deep"),
+    pytest.param(bytes(range(256)) * 100, "invalid JSON", id="binary"),
+    pytest.param(b'{"kind": "\xff"}', "not UTF-8", id="not-utf8"),
+    pytest.param(b" " * MAX_RECORD_BYTES + b"{}", "larger than 16 MB", id="over-16MB"),
+    pytest.param(b'{"format": "' + b"x" * 5_000_000 + b'"}', "format", id="value-5MB"),
+])
+def test_bad_record_files_exit_2_with_one_short_line(
+        tmp_path: Path, command: str, content: bytes, needle: str) -> None:
+    if command == "solve":
+        pytest.importorskip("numba")
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    code, out, err = run([command, str(path)])
+    assert code == 2 and out == ""
+    assert needle in err
+    _short_error(err)
+    if command == "replay":  # and from stdin, with --json
+        code, out, err = run_raw([command, "-", "--json"], content)
+        assert code == 2 and needle in err and json.loads(out)["valid"] is False
+        _short_error(out)
+
+
+def test_deep_option_value_on_the_command_line() -> None:
+    code, _, err = run(["deal", "-o", "match=" + "[" * 100_000])
+    assert code == 2 and "'match'" in err
+    _short_error(err)
+
+
+def test_play_reads_a_bounded_command() -> None:
+    code, out, _ = run(["play", "--seed", "5"], "x" * 10_000_000 + "\nq\n")
+    assert code == 0 and "Hasta otra" in out
+    assert "x" * 65 not in out
+    with open("/dev/zero", "rb") as zero:  # endless input without a newline: the game ends
+        proc = tute_process(["play", "--seed", "5"], stdin=zero)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--record", "--load"])
+def test_play_checks_its_record_files_with_the_same_bounds(tmp_path: Path, flag: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP)
+    code, _, err = run(["play", flag, str(path)], "q\n")
+    assert code == 2 and "nested more than 32 levels deep" in err
+    proc = tute_process(["play", flag, "/dev/zero"])
+    assert proc.returncode == 2 and b"larger than 16 MB" in proc.stderr

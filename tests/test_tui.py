@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tute import Card
+from tute import VARIANTS, Card
+from tute.actions import Discard
 from tute.i18n import TEXT, reason, tr
 from tute.match import Match
 from tute.tui.app import ActionButton, CardButton, GameScreen, ReplayScreen, SetupScreen, TuteApp
-from tute.tui.session import Replay, Session, opponent_names
+from tute.tui.session import Replay, Session, card_key, opponent_names
 
 # ---------------------------------------------------------------------------------------------
 # i18n
@@ -121,28 +122,42 @@ def test_replay_steps_through_a_record() -> None:
 
 
 async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
-    async with app.run_test(size=(120, 45)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(3000):
             if s.over() or len(s.match.deals) > deals:
                 break
+            deal, done = s.deal, len(s.deal.actions)
             if s.summary is not None:  # the "continue" button, by mouse
                 await pilot.click(app.screen.query(ActionButton).first())
             elif s.human_to_move():
                 legal = s.legal()
-                keys = {a: k for k, a in s.action_keys()}
-                # a mix of keyboard and mouse: cards by number key, actions by letter
-                choice = legal[-1]
-                if choice in keys:
-                    await pilot.press(keys[choice])
+                # a mix of keyboard and mouse: cards by number keys, actions by letter, the
+                # page of a long action list turned until the action shows
+                choice = legal[(len(s.deal.actions) * 7) % len(legal)]
+                card = choice.card if isinstance(choice, Discard) else choice
+                if isinstance(card, Card):
+                    hand = s.hand()
+                    i = hand.index(card) + 1
+                    for digit in card_key(i, len(hand)):
+                        await pilot.press(digit)
+                    if len(hand) > 10 and i == 1:
+                        await pilot.press("enter")
                 else:
-                    await pilot.press(str((s.hand().index(choice) + 1) % 10))
+                    for _page in range(s.pages()):
+                        keys = {a: k for k, a in s.action_keys()}
+                        if choice in keys:
+                            break
+                        await pilot.press(">")
+                    await pilot.press(keys[choice])
+                await pilot.pause()
+                assert deal.actions[done] == choice  # the key played exactly that
             await pilot.pause()
         assert len(s.match.deals) > deals or s.match.is_over()
         assert isinstance(app.screen, GameScreen)
 
 
-@pytest.mark.parametrize("variant", ["tute_parejas", "tute_2p_habanero", "guinote"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_a_whole_deal_through_the_ui(variant: str) -> None:
     s = Session.new(variant, seed=21, opponents="rules")
     app = TuteApp(session=s, bot_delay=0)
@@ -189,7 +204,10 @@ def test_setup_screen_starts_a_game() -> None:
         async with app.run_test(size=(120, 60)) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
-            await pilot.click("#start")
+            start = app.screen.query_one("#start")
+            app.screen.query_one("#setup").scroll_to_widget(start, animate=False)
+            await pilot.pause()
+            await pilot.click(start)
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
             assert app.session is not None and app.session.match.variant.id == "guinote_2p"

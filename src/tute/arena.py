@@ -25,10 +25,12 @@ from typing import Any
 from .bots import Bot, make_bot
 from .deal import Deal
 from .match import Match
+from .ratings import Rating, bradley_terry
 from .shuffle import derive_seed
 from .variants import Options, Variant, find_variant
 
-__all__ = ["ArenaResult", "Interval", "play_deal", "play_match", "selfplay", "t_quantile"]
+__all__ = ["ArenaResult", "DDMeter", "Interval", "TournamentResult", "play_deal", "play_match",
+           "ratings_svg", "selfplay", "t_quantile", "tournament"]
 
 Progress = Callable[[int, int], None]
 _BOT_SEED_INDEX = 7_000_000
@@ -73,6 +75,7 @@ class ArenaResult:
     ms_per_decision: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    dd_loss: dict[str, float] = field(default_factory=dict)  # per bot, points per decision
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +86,8 @@ class ArenaResult:
             "draws": self.draws,
             "ms_per_decision": {k: round(v, 4) for k, v in self.ms_per_decision.items()},
             "decisions": dict(self.decisions), "seconds": round(self.seconds, 3),
+            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()}}
+               if self.dd_loss else {}),
         }
 
     def rows(self) -> list[tuple[str, str]]:
@@ -102,6 +107,8 @@ class ArenaResult:
         ]
         for name, ms in self.ms_per_decision.items():
             rows.append((f"ms per decision ({name})", f"{ms:.3f}"))
+        for name, loss in self.dd_loss.items():
+            rows.append((f"double-dummy loss per decision ({name})", f"{loss:.2f}"))
         rows.append(("seconds", f"{self.seconds:.1f}"))
         return rows
 
@@ -131,20 +138,61 @@ def interval(values: Sequence[float]) -> Interval:
 
 
 class _Timed:
-    """Wraps the bots to count decisions and the time spent in them, per bot name."""
+    """Wraps the bots to count decisions and the time spent in them, per bot name; with a
+    solver, also the double-dummy loss of each decision it covers."""
 
-    def __init__(self) -> None:
+    def __init__(self, dd: DDMeter | None = None) -> None:
         self.seconds: dict[str, float] = {}
         self.count: dict[str, int] = {}
+        self.dd = dd
 
     def choose(self, bot: Bot, deal: Deal, seat: int) -> Any:
         view = deal.view(seat)  # a bot sees what its seat may know, and nothing else
         start = time.perf_counter()
-        action = bot.choose(view, view.legal_actions)
+        action = _decide(bot, deal, view)
         spent = time.perf_counter() - start
-        self.seconds[bot.name] = self.seconds.get(bot.name, 0.0) + spent
-        self.count[bot.name] = self.count.get(bot.name, 0) + 1
+        self.seconds[bot.label] = self.seconds.get(bot.label, 0.0) + spent
+        self.count[bot.label] = self.count.get(bot.label, 0) + 1
+        if self.dd is not None:
+            self.dd.measure(bot.label, deal, seat, action)
         return action
+
+
+def _decide(bot: Bot, deal: Deal, view: Any) -> Any:
+    attach = getattr(bot, "attach", None)
+    if attach is not None:  # the all-seeing yardstick (analysis only) is shown the deal
+        attach(deal)
+    return bot.choose(view, view.legal_actions)
+
+
+class DDMeter:
+    """The double-dummy loss of decisions: the points the chosen action gives away against
+    the best one with every hand known and perfect play after (the exact solver), for the
+    decisions the solver covers (card play and cantes; not the stock phase, bids or polls)."""
+
+    def __init__(self, tt_mb: int = 32) -> None:
+        from .solver import Solver
+
+        self.solver = Solver(tt_mb=tt_mb, threads=1)
+        self.loss: dict[str, float] = {}
+        self.count: dict[str, int] = {}
+
+    def measure(self, name: str, deal: Deal, seat: int, action: Any) -> float | None:
+        from .errors import TuteError
+
+        try:
+            analysis = self.solver.analyze(deal)
+        except TuteError:
+            return None
+        sign = 1 if analysis.hero is not None or deal.side_of(seat) == 0 else -1
+        values = {a: sign * v for a, v in analysis.actions}
+        lost = max(values.values()) - values[str(action)]
+        self.loss[name] = self.loss.get(name, 0.0) + lost
+        self.count[name] = self.count.get(name, 0) + 1
+        return lost
+
+    def per_decision(self) -> dict[str, float]:
+        return {k: self.loss[k] / self.count[k] for k in self.count}
 
 
 def play_deal(deal: Deal, bots: Sequence[Bot], timer: _Timed | None = None) -> Deal:
@@ -162,8 +210,7 @@ def _choose(bots: Sequence[Bot], deal: Deal, timer: _Timed | None) -> Any:
     assert seat is not None
     if timer is not None:
         return timer.choose(bots[seat], deal, seat)
-    view = deal.view(seat)
-    return bots[seat].choose(view, view.legal_actions)
+    return _decide(bots[seat], deal, deal.view(seat))
 
 
 def play_match(match: Match, bots: Sequence[Bot], timer: _Timed | None = None) -> Match:
@@ -207,6 +254,7 @@ def selfplay(
     options: Mapping[str, Any] | Options | None = None,
     matches: bool = False,
     progress: Progress | None = None,
+    dd_loss: bool = False,
 ) -> ArenaResult:
     """Play ``deals`` deals (``matches=True``: matches) of ``variant`` between two line-ups.
 
@@ -214,7 +262,8 @@ def selfplay(
     list of names given to its seats in order. With ``duplicate`` every deal is played once
     per seating (twice in two-sided games) with the same seed. Deal (match) ``i`` is shuffled
     from ``derive_seed(seed, i)``; bots are seeded from ``seed`` and their seat.
-    ``progress(done, total)`` is called after every deal (match) played.
+    ``progress(done, total)`` is called after every deal (match) played. ``dd_loss`` also
+    measures each bot's double-dummy loss per decision (slow: one exact analysis a decision).
     """
     if len(lineups) != 2:
         raise ValueError(f"expected two line-ups, got {len(lineups)}")
@@ -229,7 +278,7 @@ def selfplay(
             make_bot(name)  # fail early, with the list of valid names
     seatings = _seatings(var, opts, duplicate)
     total = deals * len(seatings)
-    timer = _Timed()
+    timer = _Timed(DDMeter() if dd_loss else None)
     margins: list[float] = []
     scores: list[float] = []
     wins = losses = draws = 0
@@ -284,6 +333,7 @@ def selfplay(
         duplicate=duplicate, seed=seed, margin=interval(margins), win_rate=interval(scores),
         wins=wins, losses=losses, draws=draws, ms_per_decision=ms,
         decisions=dict(timer.count), seconds=seconds,
+        dd_loss=timer.dd.per_decision() if timer.dd is not None else {},
     )
 
 
@@ -295,3 +345,134 @@ def _lineup_names(lineup: str | Sequence[str]) -> list[str]:
     if not parts:
         raise ValueError("empty bot line-up")
     return parts
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass
+class TournamentResult:
+    """A round robin (every pair) or gauntlet (the first bot against each other one)."""
+
+    variant: str
+    bots: tuple[str, ...]
+    mode: str
+    deals: int
+    seed: int
+    pairs: list[ArenaResult]
+    ratings: dict[str, Rating]
+    dd_loss: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "bots": list(self.bots), "mode": self.mode,
+            "deals": self.deals, "seed": self.seed,
+            "pairs": [p.to_json() for p in self.pairs],
+            "ratings": {n: {"elo": round(r.elo, 1), "low": round(r.low, 1),
+                            "high": round(r.high, 1), "games": r.games}
+                        for n, r in self.ratings.items()},
+            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()}}
+               if self.dd_loss else {}),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def tournament(
+    bots: Sequence[str],
+    variant: str = "tute_parejas",
+    *,
+    deals: int = 100,
+    seed: int = 0,
+    options: Mapping[str, Any] | Options | None = None,
+    mode: str = "round_robin",
+    jobs: int = 1,
+    dd_loss: bool = False,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Every pair of ``bots`` (``mode="gauntlet"``: the first against each other one) on the
+    same ``deals`` duplicate deals; Elo by Bradley–Terry over the duplicate games' results.
+    ``jobs`` > 1 plays the pairs in that many processes. ``progress(done, total)`` counts
+    deals (with ``jobs`` > 1: whole pairs' deals as each pair ends)."""
+    names = [b.strip() for b in bots]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"a tournament needs two or more different bots, got {names}")
+    if mode not in ("round_robin", "gauntlet"):
+        raise ValueError(f"invalid mode {mode!r}: expected round_robin or gauntlet")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 64:
+        raise ValueError(f"invalid jobs {jobs!r}: expected 1..64")
+    for name in names:
+        make_bot(name)  # fail early, naming what is valid
+    if mode == "gauntlet":
+        pairs = [(names[0], other) for other in names[1:]]
+    else:
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    start = time.perf_counter()
+    kwargs: dict[str, Any] = {"deals": deals, "seed": seed, "options": options,
+                              "duplicate": True, "dd_loss": dd_loss}
+    results: list[ArenaResult] = []
+    if jobs == 1:
+        per_pair = None
+        for k, (a, b) in enumerate(pairs):
+            if progress is not None:
+                def per_pair(done: int, total: int, k: int = k) -> None:
+                    progress(k * total + done, len(pairs) * total)
+            results.append(selfplay([a, b], variant, progress=per_pair, **kwargs))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # spawn: the solver's OpenMP threads are not fork-safe (see tute.solver)
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            futures = [pool.submit(selfplay, [a, b], variant, **kwargs) for a, b in pairs]
+            for k, fut in enumerate(futures):
+                results.append(fut.result())
+                if progress is not None:
+                    progress(k + 1, len(pairs))
+    scores: dict[tuple[str, str], tuple[float, float]] = {}
+    for (a, b), res in zip(pairs, results, strict=True):
+        half = res.draws / 2
+        scores[(a, b)] = (res.wins + half, res.losses + half)
+    loss: dict[str, list[tuple[float, int]]] = {}
+    for res in results:
+        for name, value in res.dd_loss.items():
+            loss.setdefault(name, []).append((value, res.decisions.get(name, 1)))
+    dd = {n: sum(v * w for v, w in vals) / sum(w for _v, w in vals) for n, vals in loss.items()}
+    return TournamentResult(
+        variant=find_variant(variant).id, bots=tuple(names), mode=mode, deals=deals, seed=seed,
+        pairs=results, ratings=bradley_terry(names, scores), dd_loss=dd,
+        seconds=time.perf_counter() - start)
+
+
+def ratings_svg(result: TournamentResult) -> str:
+    """The ratings with their 95% intervals as a small SVG chart (no plotting library)."""
+    rows = sorted(result.ratings.values(), key=lambda r: -r.elo)
+    finite = [x for r in rows for x in (r.low, r.high) if math.isfinite(x)] or [1500.0]
+    lo, hi = min(finite) - 20, max(finite) + 20
+    width, left, top, step = 640, 170, 40, 28
+    height = top + step * len(rows) + 30
+
+    def x(v: float) -> float:
+        v = min(max(v, lo), hi)
+        return left + (width - left - 20) * (v - lo) / (hi - lo)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             'font-family="sans-serif" font-size="13">',
+             f'<text x="10" y="22" font-size="15">Elo ({result.variant}, {result.deals} '
+             'duplicate deals per pair, 95% intervals)</text>']
+    for i, r in enumerate(rows):
+        y = top + step * i + 14
+        name = r.name.replace("&", "&amp;").replace("<", "&lt;")
+        parts.append(f'<text x="10" y="{y + 4}">{name}</text>')
+        parts.append(f'<line x1="{x(r.low):.1f}" y1="{y}" x2="{x(r.high):.1f}" y2="{y}" '
+                     'stroke="#555" stroke-width="2"/>')
+        parts.append(f'<circle cx="{x(r.elo):.1f}" cy="{y}" r="5" fill="#b22"/>')
+        parts.append(f'<text x="{x(r.elo) + 8:.1f}" y="{y - 6}" font-size="11">'
+                     f'{r.elo:.0f}</text>')
+    axis = top + step * len(rows) + 8
+    parts.append(f'<line x1="{left}" y1="{axis}" x2="{width - 20}" y2="{axis}" stroke="#999"/>')
+    for v in (lo, (lo + hi) / 2, hi):
+        parts.append(f'<text x="{x(v) - 15:.1f}" y="{axis + 16}" font-size="11">{v:.0f}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

@@ -4,6 +4,11 @@ Data commands (``legal``, ``score``) read JSON Lines on stdin and answer one lin
 line; the others replay records, deal, list variants, let random bots play, show a demo match
 and run a line-based terminal game. Bad input exits with status 2 and a one-line message that
 names the bad field; no command ever prints a traceback.
+
+Every byte read from stdin or a file goes through one bounded reader and one JSON loader: a
+JSON line holds at most 1 MB (``MAX_LINE_BYTES``; a longer line is answered with an error and
+skipped), a record at most 16 MB (``MAX_RECORD_BYTES``), JSON nests at most 32 levels
+(``MAX_JSON_DEPTH``), and a message quotes at most 60 characters of a bad value.
 """
 
 from __future__ import annotations
@@ -12,13 +17,14 @@ import functools
 import json
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, BinaryIO, Final, NoReturn, Protocol, TypeVar
 
 import typer
 
@@ -29,7 +35,6 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .match import Match
-from .records import parse_record_text
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     cabron_losers,
@@ -43,7 +48,15 @@ from .scoring import (
     winner_3p,
 )
 from .shuffle import derive_seed, new_seed, randbelow
-from .variants import OPTION_SPECS, VARIANTS, MatchSpec, Options, Variant, find_variant
+from .variants import (
+    OPTION_SPECS,
+    VARIANTS,
+    MatchSpec,
+    Options,
+    OptionSpec,
+    Variant,
+    find_variant,
+)
 
 __all__ = ["app", "legal_line", "main", "score_line"]
 
@@ -66,8 +79,33 @@ def _bad(message: str) -> NoReturn:
     raise InputError(message)
 
 
+_QUOTE_MAX: Final = 60  # characters of a bad input value quoted in a message
+_MESSAGE_MAX: Final = 1000  # characters of a whole message (valid-value lists included)
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'" r'|"(?:[^"\\\n]|\\.)*"')  # Python reprs
+
+
+def _q(value: Any) -> str:
+    """``repr(value)`` cut to a short prefix: a bad 50 MB value is not echoed back."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past str()'s digit limit, a deep nesting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _QUOTE_MAX else text[:_QUOTE_MAX] + "…"
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """An error message on one line. A long one (the engine's messages quote values whole)
+    gets every quoted piece cut to a short prefix, and at most ``_MESSAGE_MAX`` characters."""
+    line = " ".join(str(text).split())
+    if len(line) <= _MESSAGE_MAX:
+        return line
+    if len(line) > 4 * _MESSAGE_MAX:  # keep the regex below on a short text
+        line = line[:3 * _MESSAGE_MAX] + " … " + line[-_MESSAGE_MAX:]
+    line = _QUOTED.sub(lambda m: m[0] if len(m[0]) <= _QUOTE_MAX + 2
+                       else m[0][:_QUOTE_MAX + 1] + "…" + m[0][0], line)
+    if len(line) > _MESSAGE_MAX:
+        line = line[:_MESSAGE_MAX * 2 // 3] + " … " + line[-_MESSAGE_MAX // 3:]
+    return line
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -150,16 +188,16 @@ def _field(obj: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
 
 def _int(value: Any, field: str, lo: int = 0, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        _bad(f"field {field!r}: expected an integer, got {value!r}")
+        _bad(f"field {field!r}: expected an integer, got {_q(value)}")
     if value < lo or (hi is not None and value > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        _bad(f"field {field!r}: {value} is out of range ({span})")
+        _bad(f"field {field!r}: {_q(value)} is out of range ({span})")
     return value
 
 
 def _bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        _bad(f"field {field!r}: expected true or false, got {value!r}")
+        _bad(f"field {field!r}: expected true or false, got {_q(value)}")
     return value
 
 
@@ -175,7 +213,8 @@ def _seat(value: Any, field: str, n: int) -> int:
     if isinstance(value, str) and value.lower().startswith("seat") and value[4:].isdigit():
         value = int(value[4:])
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        _bad(f"field {field!r}: invalid seat {value!r}: expected 0..{n - 1} or seat0..seat{n - 1}")
+        _bad(f"field {field!r}: invalid seat {_q(value)}: expected 0..{n - 1} or "
+             f"seat0..seat{n - 1}")
     return value
 
 
@@ -189,7 +228,7 @@ def _variant_and_options(data: Mapping[str, Any]) -> tuple[Variant, Options]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        _bad(f"field 'options': expected an object of option flags, got {options!r}")
+        _bad(f"field 'options': expected an object of option flags, got {_q(options)}")
     if "players" in data and "players" not in options:  # S22 writes it at the top level
         options = {**options, "players": data["players"]}
     try:
@@ -215,7 +254,7 @@ def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
                 known is _SCORE_KEYS and isinstance(key, str) and key.startswith("seat")
                 and key[4:].isdigit()):
             continue
-        _bad(f"unknown field {key!r}; valid fields: {', '.join(sorted(known))}")
+        _bad(f"unknown field {_q(key)}; valid fields: {', '.join(sorted(known))}")
 
 
 def _pack(variant: Variant, opts: Options) -> int:
@@ -223,19 +262,154 @@ def _pack(variant: Variant, opts: Options) -> int:
     return variant.game.pack(opts)
 
 
+# =============================================================================================
+# Bounded input: every byte the commands read from stdin or a file goes through these
+
+MAX_LINE_BYTES: Final = 1 << 20  # one JSON line of tute legal / tute score
+MAX_RECORD_BYTES: Final = 16 << 20  # one record of tute replay / tute solve (a file or stdin)
+MAX_JSON_DEPTH: Final = 32  # arrays and objects inside each other; real input needs < 10
+_SKIP_MAX: Final = 64 << 20  # how far an over-long line is skipped looking for its end
+_COMMAND_MAX: Final = 64  # one command typed in the line-based game (tute play)
+
+
+class _Bytes(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+    def readline(self, size: int = ..., /) -> bytes: ...
+
+
+class _TextAsBytes:
+    """A text stream without a binary buffer (an embedding's stdin), read as UTF-8 bytes;
+    the sizes then count characters, still a bound."""
+
+    def __init__(self, text: Any):
+        self._text = text
+
+    def read(self, size: int = -1, /) -> bytes:
+        return str(self._text.read(size)).encode("utf-8", "surrogateescape")
+
+    def readline(self, size: int = -1, /) -> bytes:
+        return str(self._text.readline(size)).encode("utf-8", "surrogateescape")
+
+
+def _stdin() -> _Bytes:
+    binary: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    return binary if binary is not None else _TextAsBytes(sys.stdin)
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def _read_bounded(stream: _Bytes, limit: int, what: str) -> bytes:
+    """All of ``stream``, refused past ``limit`` bytes (one read more than the limit, so
+    /dev/zero or an endless pipe costs ``limit`` bytes, not the machine)."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{what} is larger than {_size(limit)}: not read")
+    return data
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether arrays/objects nest past MAX_JSON_DEPTH, level by level (no recursion)."""
+    level = [data] if isinstance(data, (list, dict)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_JSON_DEPTH:
+            return True
+        level = [v for node in level for v in (node.values() if isinstance(node, dict) else node)
+                 if isinstance(v, (list, dict))]
+    return False
+
+
+def _loads(text: str | bytes, error: type[TuteError] = InputError) -> Any:
+    """``json.loads`` that fails with one clear ``error`` for any bad text: invalid JSON or
+    UTF-8, nesting past MAX_JSON_DEPTH (the parser's own recursion limit included), numbers
+    too long to convert."""
+    deep = f"invalid JSON: nested more than {MAX_JSON_DEPTH} levels deep"
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise error(deep) from None
+    except json.JSONDecodeError as exc:
+        raise error(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                    ) from None
+    except UnicodeDecodeError as exc:
+        raise error(f"invalid JSON: not UTF-8 text ({exc.reason} at byte {exc.start})"
+                    ) from None
+    except ValueError as exc:  # an integer of more than 4300 digits (Python's limit)
+        raise error(f"invalid JSON: {str(exc).partition(':')[0]}") from None
+    if _too_deep(data):
+        raise error(deep)
+    return data
+
+
+def _read_record(path: str) -> dict[str, Any]:
+    """The JSON object of a record file (``-``: stdin), at most MAX_RECORD_BYTES; any bad
+    input raises RecordError."""
+    try:
+        if path == "-":
+            raw = _read_bounded(_stdin(), MAX_RECORD_BYTES, "the record on stdin")
+        else:
+            with open(path, "rb") as fh:
+                raw = _read_bounded(fh, MAX_RECORD_BYTES, f"record file {_q(path)}")
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
+    except OSError as exc:
+        _fail(f"cannot read record file {_q(path)}: {exc.strerror or exc}")
+    data = _loads(raw, RecordError)
+    if not isinstance(data, dict):
+        raise RecordError("invalid record: expected a JSON object at the top level")
+    return data
+
+
+@dataclass(frozen=True)
+class _BadLine:
+    error: str
+
+
+def _skip_line(stream: _Bytes) -> bool:
+    """Drop the rest of an over-long line; False if no end came within _SKIP_MAX bytes."""
+    skipped = 0
+    while skipped <= _SKIP_MAX:
+        chunk = stream.readline(1 << 16)
+        if not chunk or chunk.endswith(b"\n"):
+            return True
+        skipped += len(chunk)
+    return False
+
+
+def _input_lines(stream: _Bytes) -> Iterator[str | _BadLine]:
+    """The lines of ``stream`` as text, each read with at most MAX_LINE_BYTES; an over-long
+    or non-UTF-8 line comes as a _BadLine and the lines after it are still read."""
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            if not _skip_line(stream):
+                yield _BadLine(f"line longer than {_size(_SKIP_MAX)} without an end: "
+                               "the rest of the input is not read")
+                return
+            yield _BadLine(f"line longer than {_size(MAX_LINE_BYTES)}: not read")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield _BadLine(f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})")
+
+
 def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
     """Answer every non-blank stdin line with one JSON line; exit 2 if any line was bad."""
     errors = 0
-    for number, raw in enumerate(_stdin_lines(), 1):
-        if isinstance(raw, UnicodeDecodeError):
-            out: dict[str, Any] = {"error": f"line is not valid UTF-8: {raw.reason}"}
+    for number, raw in enumerate(_input_lines(_stdin()), 1):
+        if isinstance(raw, _BadLine):
+            out: dict[str, Any] = {"error": raw.error}
         else:
             if not raw.strip():
                 continue
             try:
-                out = handle(json.loads(raw))
-            except json.JSONDecodeError as exc:
-                out = {"error": f"invalid JSON: {exc.msg} at column {exc.colno}"}
+                out = handle(_loads(raw))
             except (TuteError, ValueError) as exc:
                 out = {"error": _one_line(str(exc))}
             except Exception as exc:  # unvalidated input reaching the engine: report, go on
@@ -248,18 +422,6 @@ def _json_lines(handle: Callable[[Any], dict[str, Any]]) -> None:
         typer.echo(json.dumps(out, ensure_ascii=False))
     if errors:
         raise typer.Exit(2)
-
-
-def _stdin_lines() -> Iterator[str | UnicodeDecodeError]:
-    binary = getattr(sys.stdin, "buffer", None)
-    if binary is None:
-        yield from sys.stdin
-        return
-    for raw in binary:
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield exc
 
 
 # =============================================================================================
@@ -278,7 +440,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     if phase is None:
         phase = "obligated"
     if phase not in ("obligated", "stock"):
-        _bad(f"field 'phase': invalid phase {phase!r}: expected 'obligated' or 'stock'")
+        _bad(f"field 'phase': invalid phase {_q(phase)}: expected 'obligated' or 'stock'")
     if phase == "stock" and not variant.stock:
         _bad(f"field 'phase': {variant.id} has no stock, so no 'stock' phase; use 'obligated'")
     pack = _pack(variant, opts)
@@ -297,7 +459,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     if raw_trick is None:
         raw_trick = []
     if not isinstance(raw_trick, list):
-        _bad(f"field 'trick': expected a list of [seat, card], got {raw_trick!r}")
+        _bad(f"field 'trick': expected a list of [seat, card], got {_q(raw_trick)}")
     if len(raw_trick) >= n:
         _bad(f"field 'trick': holds {len(raw_trick)} cards but {variant.id} is played by {n}, "
              "so nobody is left to play")
@@ -305,7 +467,7 @@ def legal_line(data: Any) -> dict[str, Any]:
     for i, entry in enumerate(raw_trick):
         field = f"trick[{i}]"
         if not isinstance(entry, list) or len(entry) != 2:
-            _bad(f"field {field!r}: expected [seat, card], got {entry!r}")
+            _bad(f"field {field!r}: expected [seat, card], got {_q(entry)}")
         seat, card = _seat(entry[0], field, n), _card(entry[1], field)
         if trick and seat != (trick[-1][0] + 1) % n:
             _bad(f"field {field!r}: seat {seat} cannot play after seat {trick[-1][0]}; "
@@ -322,7 +484,7 @@ def legal_line(data: Any) -> dict[str, Any]:
         to_play = after
     raw_hand = _field(data, "hand")
     if not isinstance(raw_hand, list):
-        _bad(f"field 'hand': expected a list of cards, got {raw_hand!r}")
+        _bad(f"field 'hand': expected a list of cards, got {_q(raw_hand)}")
     hand = []
     for i, text in enumerate(raw_hand):
         card = _card(text, f"hand[{i}]")
@@ -369,13 +531,13 @@ def _partners(variant: Variant, data: Mapping[str, Any], n: int) -> list[set[int
         return []
     if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
         _bad(f"field 'partners': expected null or a list of seat lists such as "
-             f"[[0, 2], [1, 3]], got {value!r}")
+             f"[[0, 2], [1, 3]], got {_q(value)}")
     groups: list[set[int]] = []
     taken: set[int] = set()
     for g in value:
         group = {_seat(s, "partners", n) for s in g}
         if group & taken or len(group) != len(g):
-            _bad(f"field 'partners': a seat appears twice in {value!r}")
+            _bad(f"field 'partners': a seat appears twice in {_q(value)}")
         taken |= group
         groups.append(group)
     return groups
@@ -388,6 +550,8 @@ def legal_command() -> None:
     Each line: {"variant", "trump", "phase": "obligated"|"stock", "trick": [[seat, card], ...],
     "to_play", "hand", optional "options" and "partners"}. Each answer:
     {"legal": [...], "why": {"<card>": "<reason>"}} or {"error": "..."} (then exit status 2).
+    A line holds at most 1 MB (a longer one is answered with an error and skipped) and JSON
+    nested at most 32 levels deep.
     """
     _json_lines(legal_line)
 
@@ -410,7 +574,7 @@ class _Party:
 def _party(name: str, value: Any, field: str) -> _Party:
     if not isinstance(value, dict):
         _bad(f"field {field!r}: expected an object with card_points, cantes and last_trick, "
-             f"got {value!r}")
+             f"got {_q(value)}")
     for key in value:
         if key not in ("card_points", "cantes", "last_trick"):
             _bad(f"field '{field}.{key}': unknown; expected card_points, cantes, last_trick")
@@ -420,7 +584,7 @@ def _party(name: str, value: Any, field: str) -> _Party:
     cantes = value.get("cantes") or []
     if not isinstance(cantes, list) or any(
             isinstance(c, bool) or not isinstance(c, int) or c not in (20, 40) for c in cantes):
-        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {cantes!r}")
+        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {_q(cantes)}")
     last = _bool(value.get("last_trick", False), f"{field}.last_trick")
     return _Party(name, points, tuple(cantes), last)
 
@@ -455,7 +619,7 @@ def _check_totals(data: Mapping[str, Any], computed: Mapping[str, int]) -> None:
         return
     for name, value in computed.items():
         if name in given and given[name] != value:
-            _bad(f"field 'totals': {name} is {given[name]!r} but card points + cantes + last "
+            _bad(f"field 'totals': {name} is {_q(given[name])} but card points + cantes + last "
                  f"trick give {value}")
 
 
@@ -491,7 +655,7 @@ def _named_parties(data: Mapping[str, Any], names: Sequence[str],
         where = ""
     else:
         if not isinstance(source, dict):
-            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {source!r}")
+            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {_q(source)}")
         where = "sides."
     if not source:
         shape = ("'sides' (an object with A and B)" if list(names) == ["A", "B"]
@@ -560,7 +724,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
         return {"totals": totals, "result": result}
     mano = data.get("mano_side")
     if mano is not None and mano not in names:
-        _bad(f"field 'mano_side': expected 'A' or 'B', got {mano!r}")
+        _bad(f"field 'mano_side': expected 'A' or 'B', got {_q(mano)}")
     if values[0] == values[1] and opts.tie_break == "mano_side" and mano is None:
         _bad("field 'mano_side': needed to break the tie under tie_break=mano_side")
     out = score_partnership(values, last, opts, mano_side=names.index(mano) if mano else 0,
@@ -595,7 +759,7 @@ def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict
 def _seat_totals(data: Mapping[str, Any], names: Sequence[str], hi: int) -> dict[str, int]:
     given = _field(data, "totals")
     if not isinstance(given, dict):
-        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {given!r}")
+        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {_q(given)}")
     if set(given) != set(names):
         _bad(f"field 'totals': expected exactly {', '.join(names)} ({len(names)} players), "
              f"got {', '.join(map(str, given))}")
@@ -641,7 +805,7 @@ def _score_subastado(opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     people = opts.seats
     contract = _field(data, "contract")
     if not isinstance(contract, dict):
-        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {contract!r}")
+        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {_q(contract)}")
     for key in ("declarer", "bid"):
         if key not in contract:
             _bad(f"field 'contract.{key}': missing")
@@ -711,12 +875,12 @@ def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> d
                 took[_seat(s, "took_trick", n)] = True
         else:
             _bad(f"field 'took_trick': expected a list of seats or a map seat -> bool, "
-                 f"got {value!r}")
+                 f"got {_q(value)}")
     if "no_trick" in data:
         told = True
         value = data["no_trick"]
         if not isinstance(value, list):
-            _bad(f"field 'no_trick': expected a list of seats, got {value!r}")
+            _bad(f"field 'no_trick': expected a list of seats, got {_q(value)}")
         for s in value:
             took[_seat(s, "no_trick", n)] = False
     if "all_took_tricks" in data:
@@ -744,7 +908,8 @@ def score_command() -> None:
     "last_trick"}; subastado {"contract": {declarer, bid, trump}, "declarer": ... or
     "declarer_total", "idle_dealer", "takeover"}; cabrón {"totals", "no_trick" / "took_trick"};
     a tute: {"tute": "<side or seat>"}. Each answer: {"totals": ..., "result": ...} or
-    {"error": "..."} (then exit status 2).
+    {"error": "..."} (then exit status 2). A line holds at most 1 MB (a longer one is answered
+    with an error and skipped) and JSON nested at most 32 levels deep.
     """
     _json_lines(score_line)
 
@@ -786,7 +951,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "demo_title": "Tute por parejas: partida de demostración entre bots (semilla {seed})",
         "demo_sides": "{a} contra {b}",
         "you": "tú",
-        "play_title": "Tute por parejas (semilla {seed}). Eres {you} ({seat}); tu compañero es "
+        "play_title": "{game} (semilla {seed}). Eres {you} ({seat}); tu compañero es "
                       "{partner}. Escribe ? para la ayuda.",
         "hand": "Tu mano: {cards}",
         "playable": "Puedes jugar: {cards}",
@@ -856,7 +1021,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "demo_title": "Partnership Tute: demo match between bots (seed {seed})",
         "demo_sides": "{a} against {b}",
         "you": "you",
-        "play_title": "Partnership Tute (seed {seed}). You are {you} ({seat}); your partner is "
+        "play_title": "{game} (seed {seed}). You are {you} ({seat}); your partner is "
                       "{partner}. Type ? for help.",
         "hand": "Your hand: {cards}",
         "playable": "You may play: {cards}",
@@ -1095,19 +1260,11 @@ def replay_command(
 ) -> None:
     """Validate a game record (a deal or a match) and print its result.
 
-    A bad record prints the index of the first illegal action and why, and exits with 2.
+    A bad record prints the index of the first illegal action and why, and exits with 2. A
+    record holds at most 16 MB and JSON nested at most 32 levels deep.
     """
-    if file == "-":
-        text: bytes = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
-            sys.stdin.read().encode())
-    else:
-        try:
-            with open(file, "rb") as fh:
-                text = fh.read()
-        except OSError as exc:
-            _fail(f"cannot read record file {file!r}: {exc.strerror or exc}")
     try:
-        data = parse_record_text(text)
+        data = _read_record(file)
         kind = data.get("kind", "deal")
         game: Deal | Match = (Match.from_record(data) if kind == "match"
                               else Deal.from_record(data))
@@ -1173,10 +1330,10 @@ def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         name, sep, text = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            _bad(f"invalid --option {pair!r}: expected NAME=VALUE, e.g. two_games_threshold=101")
+            _bad(f"invalid --option {_q(pair)}: expected NAME=VALUE, e.g. two_games_threshold=101")
         try:
-            out[name] = json.loads(text)
-        except json.JSONDecodeError:
+            out[name] = _loads(text)
+        except InputError:  # not JSON (or nested too deep): validation names the option
             out[name] = text
     return out
 
@@ -1245,6 +1402,14 @@ def _json_value(value: Any) -> Any:
     return value.to_json() if isinstance(value, MatchSpec) else value
 
 
+def _option_range(spec: OptionSpec) -> dict[str, Any]:
+    """``range``: [lo, hi] of an integer option; {"deals": [..], "games": [..]} of a match."""
+    ranges = spec.ranges()
+    if spec.kind == "match":
+        return {"range": {k.partition(".")[2]: list(r) for k, r in ranges.items()}}
+    return {"range": list(ranges[spec.name])} if ranges else {}
+
+
 @_command("variants")
 def variants_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (options included).")
@@ -1260,7 +1425,8 @@ def variants_command(
             "summary": v.summary,
             "options": {name: {"domain": OPTION_SPECS[name].describe(),
                                "default": _json_value(getattr(v.defaults, name)),
-                               "doc": OPTION_SPECS[name].doc}
+                               "doc": OPTION_SPECS[name].doc,
+                               **_option_range(OPTION_SPECS[name])}
                         for name in v.option_names},
         } for v in VARIANTS.values()], ensure_ascii=False))
         return
@@ -1283,7 +1449,8 @@ def variants_command(
 def selfplay_command(
     variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
         "tute_parejas"),
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=1_000_000,
+                                       help="Number of deals.")] = 100,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the bots and of the deals.")] = 0,
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
@@ -1293,6 +1460,7 @@ def selfplay_command(
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="With --bots: play every deal again with the sides swapped.")
     ] = False,
+    move_time: MoveTime = None,
 ) -> None:
     """Bots play N deals (deal k is shuffled from derive_seed(seed, k)) and the results are
     aggregated. Without --bots, uniform random bots; with --bots A,B two line-ups are compared
@@ -1300,8 +1468,15 @@ def selfplay_command(
     var = find_variant(variant)
     opts = var.resolve(_parse_options(option))
     if bots is not None:
-        _selfplay_lineups(var, opts, bots, deals, seed, duplicate, as_json)
+        lineups = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(lineups) != 2:
+            _bad(f"invalid --bots {_q(bots)}: expected two line-ups such as 'rules,random'")
+        lineups = ["+".join(_with_move_time(b, move_time) for b in lu.split("+"))
+                   for lu in lineups]
+        _selfplay_lineups(var, opts, lineups, deals, seed, duplicate, as_json)
         return
+    if move_time is not None:
+        _bad("--move-time needs --bots with a search bot (pimc, ismcts)")
     rng = random.Random(seed)
     sides = var.sides(opts)
     wins = [0] * sides
@@ -1375,24 +1550,45 @@ def selfplay_command(
     typer.echo(f"{'speed':<15}{out['deals_per_second']} deals/s ({elapsed:.3f} s)")
 
 
-def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: int,
-                      duplicate: bool, as_json: bool) -> None:
-    from .arena import selfplay
+MoveTime = Annotated[float | None, typer.Option(
+    "--move-time", min=0.001, max=60.0,
+    help="Seconds per move for the search bots (pimc, ismcts) that do not set their own.")]
 
-    lineups = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(lineups) != 2:
-        _bad(f"invalid --bots {bots!r}: expected two line-ups such as 'rules,random'")
-    show = not as_json and sys.stderr.isatty()
+
+def _with_move_time(spec: str, move_time: float | None) -> str:
+    """``pimc`` -> ``pimc:move_time=0.1`` for the search bots, unless the spec sets it."""
+    from .bots import BOTS, parse_spec
+
+    name, settings = parse_spec(spec.strip())
+    info = BOTS.get(name.strip().lower())
+    heavy = info is not None and getattr(info.factory, "heavy", False)
+    if move_time is None or not heavy or "move_time" in settings:
+        return spec.strip()
+    return f"{spec.strip()}:move_time={move_time:g}"
+
+
+def _progress_bar(show: bool) -> Callable[[int, int], None]:
+    start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
         if show:
             width = 30
             filled = width * done // max(total, 1)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+            spent = time.perf_counter() - start
+            eta = spent * (total - done) / done if done else 0.0
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+                             f"  {spent:.0f} s, ~{eta:.0f} s left ")
             sys.stderr.flush()
+    return progress
 
+
+def _selfplay_lineups(var: Variant, opts: Options, lineups: list[str], deals: int, seed: int,
+                      duplicate: bool, as_json: bool) -> None:
+    from .arena import selfplay
+
+    show = not as_json and sys.stderr.isatty()
     res = selfplay(lineups, var.id, deals=deals, seed=seed, duplicate=duplicate, options=opts,
-                   progress=progress)
+                   progress=_progress_bar(show))
     if show:
         sys.stderr.write("\n")
     if as_json:
@@ -1404,6 +1600,79 @@ def _selfplay_lineups(var: Variant, opts: Options, bots: str, deals: int, seed: 
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         typer.echo(f"{label:<{width}}  {value}")
+
+
+@_command("arena")
+def arena_command(
+    bots: Annotated[str, typer.Argument(
+        help="Two or more bots, comma-separated, with settings after colons: "
+        "'pimc:move_time=0.5,rules,random'.")],
+    variant: Annotated[str, typer.Option("--variant", help="Variant id or alias.")] = (
+        "tute_parejas"),
+    deals: Annotated[int, typer.Option("--deals", min=1, max=100_000,
+                                       help="Duplicate deals per pair.")] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the deals and the bots.")] = 0,
+    option: OptionList = None,
+    gauntlet: Annotated[bool, typer.Option(
+        "--gauntlet", help="The first bot against each other one (default: every pair).")
+    ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64,
+                                      help="Play the pairs in this many processes.")] = 1,
+    dd_loss: Annotated[bool, typer.Option(
+        "--dd-loss", help="Also measure each bot's double-dummy loss per decision (slow).")
+    ] = False,
+    move_time: MoveTime = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the ratings with their intervals to this SVG file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """A round robin (or gauntlet) of bots on duplicate deals: each pair's mean margin and win
+    rate with 95% intervals, and Elo ratings (Bradley–Terry) with intervals for all."""
+    from .arena import ratings_svg, tournament
+
+    var = find_variant(variant)
+    opts = var.resolve(_parse_options(option))
+    names = [_with_move_time(b, move_time) for b in bots.split(",") if b.strip()]
+    if plot is not None and plot.suffix.lower() != ".svg":
+        _bad(f"invalid --plot {_q(str(plot))}: the ratings are drawn as SVG (name it .svg)")
+    if dd_loss:
+        try:
+            import tute.solver  # noqa: F401
+        except ImportError:
+            _bad("--dd-loss needs the solver: pip install 'tute[solver]'")
+    show = not as_json and sys.stderr.isatty()
+    try:
+        res = tournament(names, var.id, deals=deals, seed=seed, options=opts,
+                         mode="gauntlet" if gauntlet else "round_robin", jobs=jobs,
+                         dd_loss=dd_loss, progress=_progress_bar(show))
+    except ValueError as exc:
+        _bad(str(exc))
+    if show:
+        sys.stderr.write("\n")
+    if plot is not None:
+        try:
+            plot.write_text(ratings_svg(res), encoding="utf-8")
+        except OSError as exc:
+            _bad(f"cannot write --plot {_q(str(plot))}: {exc.strerror}")
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+        return
+    typer.echo(f"arena {var.id}: {', '.join(names)}; {deals} duplicate deals per pair, "
+               f"seed {seed}")
+    width = max(len(n) for n in names)
+    typer.echo(f"{'bot':<{width}}  {'Elo [95% CI]':>20}" + ("  dd loss/decision" if dd_loss
+                                                              else ""))
+    for r in sorted(res.ratings.values(), key=lambda r: -r.elo):
+        line = f"{r.name:<{width}}  {r!s:>20}"
+        if dd_loss and r.name in res.dd_loss:
+            line += f"  {res.dd_loss[r.name]:>17.2f}"
+        typer.echo(line)
+    typer.echo("")
+    for p in res.pairs:
+        a, b = p.lineups
+        wr = p.win_rate
+        typer.echo(f"{a} vs {b}: margin {p.margin} per duplicate pair, A wins "
+                   f"{100 * wr.mean:.1f}% [{100 * wr.low:.1f}%, {100 * wr.high:.1f}%]")
 
 
 # =============================================================================================
@@ -1423,18 +1692,24 @@ def serve_command(
     waiting_ttl: Annotated[float, typer.Option(
         min=0.0, help="Seconds before a table still waiting for players, with nobody "
         "connected, expires (0: never).")] = 24 * 3600.0,
+    abandon_after: Annotated[float, typer.Option(
+        min=0.0, help="Seconds before a started table whose human players have all left is "
+        "stopped and stored as abandoned: its bots stop, it is not restored at startup "
+        "(0: never).")] = 30 * 60.0,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
     (TUTE_DATABASE_URL selects another database)."""
     from .server import run as run_server
 
-    run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl)
+    run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl,
+               abandon_after=abandon_after)
 
 
 @_command("solve")
 def solve_command(
     record: Annotated[Path | None, typer.Argument(
-        help="A game record (it may stop mid-deal): solve the position after its actions.")
+        help="A game record (it may stop mid-deal; at most 16 MB, - for stdin): solve the "
+        "position after its actions.")
     ] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="With --seeds: the variant of the seeded deals.")] = None,
@@ -1453,7 +1728,7 @@ def solve_command(
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
     if record is not None:
-        res = cs.solve_record_file(record, tt_mb=tt_mb, threads=threads)
+        res = cs.solve_record(_read_record(str(record)), tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
         return
     if not variant or not seeds:
@@ -1524,10 +1799,19 @@ class _Quit(Exception):
 
 
 def _ask(prompt: str) -> str:
+    """One typed command, read with a bound (a command is a few characters; a longer line is
+    cut to its first _COMMAND_MAX bytes, and endless input such as /dev/zero ends the game)."""
+    typer.echo(prompt, nl=False)
+    stdin = _stdin()
     try:
-        return input(prompt)
-    except (EOFError, KeyboardInterrupt):
+        raw = stdin.readline(_COMMAND_MAX + 1)
+        if len(raw) > _COMMAND_MAX and not raw.endswith(b"\n") and not _skip_line(stdin):
+            raise _Quit
+    except KeyboardInterrupt:
         raise _Quit from None
+    if not raw:
+        raise _Quit  # end of input
+    return raw[:_COMMAND_MAX].decode("utf-8", "replace")
 
 
 @_command("play")
@@ -1549,40 +1833,187 @@ def play_command(
     save: Annotated[Path | None, typer.Option(
         help="Where 'g' saves the match (default tute-<variant>-<seed>.json).")] = None,
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Line-by-line game without the full-screen interface "
-        "(Tute por parejas against random bots).")] = False,
+        "--plain", help="Line-by-line game without the full-screen interface (any game; "
+        "random bots unless --opponents).")] = False,
     seat: Annotated[int, typer.Option(min=0, max=3, help="--plain: your seat (0-3); your "
                                       "partner sits opposite.")] = 0,
 ) -> None:
     """Play Tute in the terminal against bots: a full-screen table (Textual), Spanish by
     default; or --plain for a line-by-line game."""
+    for path in (record, load):  # the screen reads them itself: bounded and checked first
+        if path is not None:
+            _read_record(str(path))
+    if variant is not None:
+        find_variant(variant)  # a bad name: exit 2, naming the valid ones
+    options = _parse_options(option) or None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
     if not plain:
+        from .tui import TuiCrash
         from .tui import run as run_tui
 
-        run_tui(variant=variant, options=_parse_options(option) or None, opponents=opponents,
-                lang=lang.value, seed=seed, record_path=save, replay=record, load=load)
+        try:
+            run_tui(variant=variant, options=options, opponents=opponents, lang=lang.value,
+                    seed=seed, record_path=save, replay=record, load=load)
+        except TuiCrash as exc:  # a bug inside the app: one line and a failing status
+            _fail(str(exc), code=1)
         return
-    if seed is None:
-        seed = new_seed()
-    match = Match.new("tute_parejas", seed=seed)
+    if record is not None:
+        _plain_replay(str(record), lang.value)
+        return
+    match, seat, names = _plain_match(variant, options, seed, load, seat, opponents)
     w = _Words(lang.value, match.variant, you=seat)
-    rng = random.Random(seed)
-    typer.echo(w("play_title", seed=seed, you=w.seat(seat), seat=w("seat", n=seat),
-                 partner=w.seat((seat + 2) % 4)))
-    typer.echo(w("goal", goal=w.goal(match)))
+    rng = random.Random(match.seed)
+    target = save or Path(f"tute-{match.variant.id}-{match.seed}.json")
+    _plain_intro(match, w, seat, load)
     try:
-        _play_loop(match, w, rng, seat)
+        _play_loop(match, w, rng, seat, bots=_plain_bots(match, seat, names),
+                   save=lambda: _plain_save(match, seat, names, target, w.lang))
     except _Quit:
         typer.echo("")
         typer.echo(w("quit"))
         return
     typer.echo("")
-    typer.echo(w.match_end(match))
+    typer.echo(_plain_end(match, w))
 
 
-def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
+# The line-by-line game speaks through _Words where the CLI has words (Tute por parejas) and
+# through the terminal game's session helpers (tute.tui.session, words in tute.i18n) for the
+# goals and scores of the other games.
+
+
+def _plain_match(variant: str | None, options: Mapping[str, Any] | None, seed: int | None,
+                 load: Path | None, seat: int, opponents: str | None,
+                 ) -> tuple[Match, int, list[str] | None]:
+    """The match of the line-by-line game: a new one, or the one saved in ``load`` (with its
+    seat and bots when a terminal game saved it)."""
+    if load is not None:
+        rec = _read_record(str(load))
+        match = Match.from_record(rec)
+        tui = rec.get("tui")
+        saved: dict[str, Any] = tui if isinstance(tui, dict) else {}
+        human = saved.get("human", seat)
+        if isinstance(human, int) and not isinstance(human, bool):
+            seat = human
+        bots = saved.get("opponents")
+        if opponents is None and isinstance(bots, list) and bots:
+            opponents = ",".join(str(b) for b in bots)
+    else:
+        match = Match.new(variant or "tute_parejas", seed=new_seed() if seed is None else seed,
+                          options=options)
+    n = match.deal.seats
+    if not 0 <= seat < n:
+        _bad(f"invalid --seat {seat}: {match.variant.id} is played at seats 0-{n - 1}")
+    if opponents is None:
+        return match, seat, None
+    from .tui.session import opponent_names
+
+    return match, seat, opponent_names(opponents, n)
+
+
+def _plain_bots(match: Match, you: int, names: Sequence[str] | None) -> dict[int, Any] | None:
+    """``--opponents``: one bot per other seat, in playing order after yours (None: the
+    random bots of the line-by-line game)."""
+    if names is None:
+        return None
+    from .bots import make_bot
+
+    n = match.deal.seats
+    seats = [(you + k) % n for k in range(1, n)]
+    return {s: make_bot(name, seed=derive_seed(match.seed, 5_000_000 + s))
+            for s, name in zip(seats, names, strict=True)}
+
+
+def _plain_goal(match: Match, w: _Words) -> str:
+    from .tui.session import goal_of
+
+    own = w.goal(match)  # the CLI's own words where it has them, else the engine's translated
+    return own if own != match.goal() else goal_of(match).text(w.lang)
+
+
+def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
+    var = match.variant
+    if var.partnerships:
+        typer.echo(w("play_title", game=var.name if w.lang == "es" else var.english,
+                     seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat),
+                     partner=w.seat((seat + 2) % 4)))
+    else:
+        typer.echo(_tr(w.lang, "plain_title", game=var.name if w.lang == "es" else var.english,
+                      seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat)))
+    if load is not None:
+        typer.echo(_tr(w.lang, "plain_loaded", path=str(load), k=len(match.deals)))
+    typer.echo(w("goal", goal=_plain_goal(match, w)))
+
+
+def _tr(lang: str, key: str, **kw: Any) -> str:
+    from .i18n import tr
+
+    return tr(lang, key, **kw)
+
+
+def _plain_score(match: Match, w: _Words) -> str:
+    """The score after a deal, in what the game counts (games, cotos, lost games, balance)."""
+    from .tui.session import goal_of, tally_text
+
+    goal = goal_of(match)
+    if goal.tally == "games":
+        return w("score", score=w.score(match.games), goal=_plain_goal(match, w))
+    names = [w.side(i) for i in range(len(match.games))]
+    return f"{tally_text(w.lang, match, names, goal)} ({_plain_goal(match, w)})"
+
+
+def _plain_end(match: Match, w: _Words) -> str:
+    from .tui.session import goal_of, tally_text
+
+    goal = goal_of(match)
+    if goal.tally == "games":
+        return w.match_end(match)
+    res = match.result()
+    names = [w.side(i) for i in range(len(match.games))]
+    who = (_tr(w.lang, "match_winner", who=names[res.winner]) if res.winner is not None
+           else _tr(w.lang, "match_none"))
+    return f"{who} · {tally_text(w.lang, match, names, goal)}"
+
+
+def _plain_save(match: Match, seat: int, names: Sequence[str] | None, target: Path,
+                lang: str) -> str:
+    """``g``: the match record, with the seat and bots for --load (as the terminal game)."""
+    rec = match.to_record()
+    rec["tui"] = {"human": seat, "opponents": list(names or [])}
+    try:
+        target.write_text(json.dumps(rec, ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError as exc:
+        return _tr(lang, "save_failed", why=exc.strerror or str(exc))
+    return _tr(lang, "saved", path=str(target))
+
+
+def _plain_replay(path: str, lang: str) -> None:
+    """``--record`` without the full screen: one step per line typed (Enter forward, ``-``
+    back, ``q`` quit; the end of input stops), every hand shown as in the replay viewer."""
+    from .tui.session import Replay
+
+    replay = Replay(_read_record(path), lang=lang, source=path)
+    for line in replay.lines():
+        typer.echo(line)
+    try:
+        while replay.step < replay.total:
+            key = _ask(_tr(lang, "plain_replay_prompt")).strip().lower()
+            if key in ("q", "quit", "salir", "exit"):
+                break
+            if key == "-":
+                replay.back()
+            else:
+                replay.forward()
+            typer.echo("")
+            for line in replay.lines():
+                typer.echo(line)
+    except _Quit:  # the end of input
+        pass
+
+
+def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
+               bots: Mapping[int, Any] | None = None,
+               save: Callable[[], str] | None = None) -> None:
     deal_index = -1
     seen = 0
     while not match.is_over():
@@ -1597,7 +2028,9 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
         assert mover is not None
         view = deal.view(mover)
         if mover == you:
-            action = _human_turn(w, view, deal)
+            action = _human_turn(w, view, deal, save=save)
+        elif bots is not None:
+            action = bots[mover].choose(view, view.legal_actions)
         else:
             action = _bot_choice(rng, view.legal_actions, sings=True)
         match.apply(action)
@@ -1612,11 +2045,13 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int) -> None:
         if deal.is_over():
             for line in w.result_lines(deal.result()):
                 typer.echo(line)
-            typer.echo(w("score", score=w.score(match.games), goal=w.goal(match)))
+            typer.echo(_plain_score(match, w))
 
 
-def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
-    """Show the human's own view and read an action until it is legal."""
+def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
+                save: Callable[[], str] | None = None) -> Action:
+    """Show the human's own view and read an action until it is legal (``g`` saves the match
+    through ``save``; in an auction a number is a bid)."""
     hand = list(view.hand)
     legal = list(view.legal_actions)
     typer.echo("")
@@ -1625,7 +2060,10 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
     elif any(isinstance(a, Card) for a in legal):
         typer.echo(w("you_lead"))
     pts = " · ".join(f"{w.side(i)} {p}" for i, p in enumerate(view.card_points))
-    typer.echo(w.trump_line(view.trump_card, view.trump) + " · " + w("points", pts=pts))
+    table = ("" if view.table_card is None else " · " + _tr(w.lang, "table_card",
+                                                              card=str(view.table_card)))
+    typer.echo(w.trump_line(view.trump_card, view.trump) + table + " · "
+               + w("points", pts=pts))
     typer.echo(w("hand", cards="  ".join(f"{i}) {c}" for i, c in enumerate(hand, 1))))
     cards = [str(a) for a in legal if isinstance(a, Card)]
     decls = [str(a) for a in legal if isinstance(a, Declaration)]
@@ -1634,7 +2072,12 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
         if decls:
             typer.echo(w("can_declare", decls=", ".join(decls)))
     else:
-        typer.echo(w("poll", acts=", ".join(str(a) for a in legal)))
+        acts = [str(a) for a in legal]
+        bids = [a for a in acts if a.startswith("bid:")]
+        if len(bids) > 3:  # the auction: every multiple of 5 up to 230 is one range
+            acts = [a for a in acts if a not in bids[1:]]
+            acts[acts.index(bids[0])] = f"{bids[0]} … {bids[-1]}"
+        typer.echo(w("poll", acts=", ".join(acts)))
     while True:
         text = _ask(w("prompt")).strip()
         key = text.lower()
@@ -1644,8 +2087,14 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal) -> Action:
             raise _Quit
         if key in ("?", "h", "help", "ayuda"):
             typer.echo(w("help"))
+            typer.echo(_tr(w.lang, "plain_help"))
             continue
-        if key.isdigit():
+        if key in ("g", "guardar", "save") and save is not None:
+            typer.echo(save())
+            continue
+        if key.isdigit() and not cards and f"bid:{key}" in {str(a) for a in legal}:
+            text = f"bid:{key}"
+        elif key.isdigit():
             k = int(key)
             if not 1 <= k <= len(hand):
                 typer.echo(w("bad_number", n=k, m=len(hand)))

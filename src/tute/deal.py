@@ -1301,6 +1301,7 @@ class Deal:
             table_card=None if self._table_card < 0 else ALL_CARDS[self._table_card],
             auction=None if self._auction is None else (self._auction[0], self._auction[1]),
             contract=self._contract,
+            history=tuple(self.events_for(seat)),
         )
 
     def snapshot(self) -> Position:

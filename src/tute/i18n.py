@@ -115,6 +115,115 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "quit": "Salir",
         "you_side": "(tu lado)",
         "bot_level": "{name}",
+        # the terminal game: deals, auctions and scores of every game (tui/session.py)
+        "deal_of": "Mano {k} de {n}",
+        "deal_extra": "Mano {k} (desempate)",
+        "dealer": "reparte: {who}",
+        "goal_games": "a {n} juegos",
+        "goal_series": "serie de {n} manos",
+        "goal_cotos": "{p} partidas el coto, gana quien haga {c} cotos",
+        "goal_losses": "hasta que alguien pierda {n} juegos; gana quien menos haya perdido",
+        "goal_deals_balance": "{n} manos; gana el mejor saldo",
+        "goal_balance": "gana quien llegue a {n} de saldo",
+        "score_cotos": "Partidas: {score} · cotos {cotos}",
+        "score_losses": "Juegos perdidos: {score}",
+        "score_balance": "Saldo: {score}",
+        "side_a_short": "A",
+        "side_b_short": "B",
+        "carry": "De vueltas, se traen: {pts}",
+        "table_card": "En la mesa: {card} (no se juega)",
+        "exchanges_line": "Cambios: {list}",
+        "auction_none": "Subasta: nadie ha pujado",
+        "auction_bid": "Subasta: {who} puja {points}",
+        "contract": "Contrato: {who} a {bid}",
+        "contract_taken": " (el que reparte se queda las cartas: paga doble)",
+        "contract_trump": ", triunfo {suit}",
+        "contract_made": "Contrato de {who} a {bid}{trump}: cumplido con {total}.",
+        "contract_failed": "Contrato de {who} a {bid}{trump}: fallado, solo {total}.",
+        "sitting_out": "Descansas esta mano: repartes tú.",
+        "card_pending": "Carta {d}…: pulsa otra cifra para la {d}0–{hi}, o Intro para la {d}.",
+        "page": "Acciones {a}–{b} de {n} (página {p} de {pages}) · < > o RePág/AvPág: más",
+        "no_pages": "No hay más acciones que ver.",
+        "passes_you": "Pasas",
+        "exchanges_table": "{who} cambia el {given} por el {taken} de la mesa",
+        "exchanges_table_you": "Cambias el {given} por el {taken} de la mesa",
+        "bids": "{who} puja {points}",
+        "bids_you": "Pujas {points}",
+        "auction_won": "{who} se lleva la subasta con {points}",
+        "auction_won_you": "Te llevas la subasta con {points}",
+        "took_over": "{who} se queda las cartas de {other} por {points}",
+        "took_over_you": "Te quedas las cartas de {other} por {points}",
+        "trump_named": "{who} elige triunfo: {suit}",
+        "trump_named_you": "Eliges triunfo: {suit}",
+        "discards": "{who} se descarta de una carta",
+        "discards_you": "Te descartas del {card}",
+        "throws_in": "{who} tira la mano floja",
+        "throws_in_you": "Tiras la mano floja",
+        "claims_ok": "{who} reclama renuncio a {other}: con razón",
+        "claims_ok_you": "Reclamas renuncio a {other}: con razón",
+        "claims_bad": "{who} reclama renuncio sin razón",
+        "claims_bad_you": "Reclamas renuncio sin razón",
+        "claim_ok": "Renuncio de {other}, reclamado por {who}.",
+        "claim_bad": "{who} reclamó renuncio sin razón.",
+        "void_all_pass": "Todos pasan: se vuelve a repartir.",
+        "void_weak_hand": "Mano floja tirada: se vuelve a repartir.",
+        "void_other": "Mano anulada ({why}).",
+        "running": "Con las de antes: {pts}",
+        "lose1": "Pierde un juego: {who}",
+        "loseN": "Pierden un juego: {who}",
+        "pays": "Pagos: {list}",
+        "deal_no_winner": "Mano sin ganador.",
+        "made": "cumplido",
+        "failed": "fallado",
+        "sheet_title": "Anotador · {game}",
+        "sheet_now": "En juego: {deal}",
+        "sheet_deal": "Mano",
+        "sheet_note": "Anotación",
+        "sheet_empty": "Todavía no ha terminado ninguna mano.",
+        "sheet_close": "a, Esc o Intro: volver a la mesa",
+        "tally_cotos": "{g} (cotos {c})",
+        "note_win": "gana {who}",
+        "note_lose": "pierde: {who}",
+        "note_contract": "{who} a {bid}: {verdict}",
+        "note_replay": "se repite",
+        "note_vueltas": "de vueltas",
+        "note_tute": "¡tute!",
+        "note_void": "anulada",
+        # the terminal game: keys, help and leaving (tui/app.py)
+        "setup_keys": (
+            "Tab y Mayús+Tab: de campo en campo · flechas, rueda o AvPág: desplazar la página · "
+            "Intro: elegir"
+        ),
+        "hint_keys": (
+            "Cartas: su número · acciones: su letra · a anotador · u baza anterior · g guardar · "
+            "? ayuda · q salir"
+        ),
+        "help_title": "Ayuda: las teclas de la mesa",
+        "help_keys": (
+            "Cartas: la cifra que llevan delante, 1-9 y 0 para la décima. Con más de diez cartas "
+            "(arrastrado, cabrón, subastado) se teclea el número: 1 y 2 es la 12.ª, 1 e Intro la "
+            "primera. También con el ratón.\n"
+            "Descartarse (subastado con carta de viuda): la carta, igual que al jugarla.\n"
+            "Acciones (cantar, cambiar, pujar, elegir triunfo): la letra entre corchetes; p es "
+            "siempre pasar. Si no caben todas (las pujas de la subasta), van por páginas: < y > o "
+            "RePág y AvPág.\n"
+            "Intro: continuar tras el final de una mano, o la única jugada posible.\n"
+            "a: el anotador (mano a mano, los totales y el objetivo). u: ver la baza anterior. g: "
+            "guardar la partida (se sigue con tute play --load FICHERO). q o Esc: salir, "
+            "preguntando antes."
+        ),
+        "help_close": "Cualquier tecla: volver a la mesa",
+        "quit_title": "¿Dejar la partida?",
+        "quit_body": "Lo que no esté guardado se pierde.",
+        "quit_yes": "s: salir",
+        "quit_save": "g: guardar y salir",
+        "quit_no": "n: seguir jugando",
+        # the line-by-line game (tute play --plain, cli.py)
+        "plain_title": "{game} (semilla {seed}). Eres {you} ({seat}). Escribe ? para la ayuda.",
+        "plain_loaded": "Partida cargada de {path}: se sigue en la mano {k}.",
+        "plain_help": "g: guardar la partida (se sigue con --load). En la subasta, una puja se "
+                      "escribe con su número (65) o como bid:65.",
+        "plain_replay_prompt": "Intro: avanzar · -: atrás · q: salir> ",
     },
     "en": {
         "title": "Tute",
@@ -210,6 +319,115 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "quit": "Quit",
         "you_side": "(your side)",
         "bot_level": "{name}",
+        # the terminal game: deals, auctions and scores of every game (tui/session.py)
+        "deal_of": "Deal {k} of {n}",
+        "deal_extra": "Deal {k} (tie-break)",
+        "dealer": "dealer: {who}",
+        "goal_games": "first to {n} games",
+        "goal_series": "series of {n} deals",
+        "goal_cotos": "{p} partidas per coto, first to {c} cotos",
+        "goal_losses": "until someone loses {n} games; fewest losses wins",
+        "goal_deals_balance": "{n} deals; highest balance wins",
+        "goal_balance": "first balance to {n}",
+        "score_cotos": "Partidas: {score} · cotos {cotos}",
+        "score_losses": "Games lost: {score}",
+        "score_balance": "Balance: {score}",
+        "side_a_short": "A",
+        "side_b_short": "B",
+        "carry": "De vueltas, carried over: {pts}",
+        "table_card": "On the table: {card} (out of play)",
+        "exchanges_line": "Exchanges: {list}",
+        "auction_none": "Auction: no bid yet",
+        "auction_bid": "Auction: {who} bids {points}",
+        "contract": "Contract: {who} at {bid}",
+        "contract_taken": " (taken over by the dealer: double stakes)",
+        "contract_trump": ", trumps {suit}",
+        "contract_made": "{who}'s contract at {bid}{trump}: made with {total}.",
+        "contract_failed": "{who}'s contract at {bid}{trump}: failed, only {total}.",
+        "sitting_out": "You sit this deal out: you are dealing.",
+        "card_pending": "Card {d}…: another digit for {d}0–{hi}, or Enter for card {d}.",
+        "page": "Actions {a}–{b} of {n} (page {p} of {pages}) · < > or PageUp/PageDown: more",
+        "no_pages": "There are no more actions to see.",
+        "passes_you": "You pass",
+        "exchanges_table": "{who} exchanges {given} for the table card {taken}",
+        "exchanges_table_you": "You exchange {given} for the table card {taken}",
+        "bids": "{who} bids {points}",
+        "bids_you": "You bid {points}",
+        "auction_won": "{who} wins the auction with {points}",
+        "auction_won_you": "You win the auction with {points}",
+        "took_over": "{who} takes over {other}'s cards for {points}",
+        "took_over_you": "You take over {other}'s cards for {points}",
+        "trump_named": "{who} names trumps: {suit}",
+        "trump_named_you": "You name trumps: {suit}",
+        "discards": "{who} discards a card",
+        "discards_you": "You discard {card}",
+        "throws_in": "{who} throws in a weak hand",
+        "throws_in_you": "You throw in your weak hand",
+        "claims_ok": "{who} claims a renuncio by {other}: rightly",
+        "claims_ok_you": "You claim a renuncio by {other}: rightly",
+        "claims_bad": "{who} claims a renuncio wrongly",
+        "claims_bad_you": "You claim a renuncio wrongly",
+        "claim_ok": "Renuncio by {other}, claimed by {who}.",
+        "claim_bad": "{who} claimed a renuncio wrongly.",
+        "void_all_pass": "Everybody passed: the cards are dealt again.",
+        "void_weak_hand": "A weak hand was thrown in: the cards are dealt again.",
+        "void_other": "Deal void ({why}).",
+        "running": "With the earlier deal: {pts}",
+        "lose1": "Loses a game: {who}",
+        "loseN": "Lose a game: {who}",
+        "pays": "Payments: {list}",
+        "deal_no_winner": "Nobody won this deal.",
+        "made": "made",
+        "failed": "failed",
+        "sheet_title": "Score sheet · {game}",
+        "sheet_now": "In play: {deal}",
+        "sheet_deal": "Deal",
+        "sheet_note": "Note",
+        "sheet_empty": "No deal has finished yet.",
+        "sheet_close": "a, Esc or Enter: back to the table",
+        "tally_cotos": "{g} (cotos {c})",
+        "note_win": "{who} wins",
+        "note_lose": "loses: {who}",
+        "note_contract": "{who} at {bid}: {verdict}",
+        "note_replay": "replayed",
+        "note_vueltas": "de vueltas",
+        "note_tute": "tute!",
+        "note_void": "void",
+        # the terminal game: keys, help and leaving (tui/app.py)
+        "setup_keys": (
+            "Tab and Shift+Tab: field to field · arrows, wheel or PageDown: scroll the page · "
+            "Enter: choose"
+        ),
+        "hint_keys": (
+            "Cards: their number · actions: their letter · a score sheet · u previous trick · g "
+            "save · ? help · q quit"
+        ),
+        "help_title": "Help: the keys of the table",
+        "help_keys": (
+            "Cards: the digit in front of them, 1-9 and 0 for the tenth. With more than ten cards "
+            "(arrastrado, cabrón, subastado) type the number: 1 then 2 is the 12th, 1 then Enter "
+            "the first. The mouse works too.\n"
+            "Discarding (subastado with a widow card): the card, as when playing it.\n"
+            "Actions (declare, exchange, bid, name trumps): the letter in brackets; p always "
+            "passes. When they do not all fit (the auction's bids) they come in pages: < and > or "
+            "PageUp and PageDown.\n"
+            "Enter: continue after the end of a deal, or the only possible move.\n"
+            "a: the score sheet (deal by deal, the totals and the goal). u: show the previous "
+            "trick. g: save the match (resume with tute play --load FILE). q or Esc: quit, after "
+            "asking."
+        ),
+        "help_close": "Any key: back to the table",
+        "quit_title": "Leave the match?",
+        "quit_body": "Whatever is not saved is lost.",
+        "quit_yes": "s: leave",
+        "quit_save": "g: save and leave",
+        "quit_no": "n: keep playing",
+        # the line-by-line game (tute play --plain, cli.py)
+        "plain_title": "{game} (seed {seed}). You are {you} ({seat}). Type ? for help.",
+        "plain_loaded": "Match loaded from {path}: play goes on at deal {k}.",
+        "plain_help": "g: save the match (resume with --load). In the auction, type a bid as "
+                      "its number (65) or as bid:65.",
+        "plain_replay_prompt": "Enter: forward · -: back · q: quit> ",
     },
 }
 

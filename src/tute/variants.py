@@ -30,14 +30,37 @@ __all__ = [
 ]
 
 
+# The most points one deal can give (120 in cards + 10 for the last trick + a 40 and three 20s):
+# no bid above it can be made, so bid-valued options stop there (games.subastado.MAX_BID).
+MOST_POINTS: Final = 230
+# A partnership match: a series of 1..100 deals or a race to 1..50 games (rules.md §2.8 speaks
+# of 6 or 8 deals and races to 3..12); a bound keeps every match, bots' included, finite.
+MATCH_RANGES: Final[dict[str, tuple[int, int]]] = {"deals": (1, 100), "games": (1, 50)}
+_QUOTE_MAX: Final = 60  # characters of a bad value quoted in an error message
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut to a short prefix: a huge bad value is not echoed back whole."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past str()'s digit limit, a deep nesting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _QUOTE_MAX else text[:_QUOTE_MAX] + "…"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """The domain of one flag: ``choices`` for enumerations, or a kind (bool, int, match)."""
+    """The domain of one flag: ``choices`` for enumerations, or a kind (bool, int, match).
+
+    Integer options accept ``minimum..maximum`` only: an unbounded count or target (a match of
+    10**30 deals) would make games, bots' games included, that never end.
+    """
 
     name: str
     kind: str  # "choice" | "bool" | "int" | "int_or_null" | "match"
     choices: tuple[Any, ...] = ()
     minimum: int = 0
+    maximum: int = 0
     doc: str = ""
 
     def describe(self) -> str:
@@ -46,17 +69,40 @@ class OptionSpec:
         if self.kind == "bool":
             return "true | false"
         if self.kind == "int":
-            return f"an integer >= {self.minimum}"
+            return f"an integer {self.minimum}..{self.maximum}"
         if self.kind == "int_or_null":
-            return f"null or an integer >= {self.minimum}"
-        return '{"mode": "series", "deals": N} | {"mode": "race", "games": N}'
+            return f"null or an integer {self.minimum}..{self.maximum}"
+        (d0, d1), (g0, g1) = MATCH_RANGES["deals"], MATCH_RANGES["games"]
+        return (f'{{"mode": "series", "deals": {d0}..{d1}}} | '
+                f'{{"mode": "race", "games": {g0}..{g1}}}')
+
+    def ranges(self) -> dict[str, tuple[int, int]]:
+        """The integer ranges of this option, by name (``match.deals``, ``match.games``)."""
+        if self.kind in ("int", "int_or_null"):
+            return {self.name: (self.minimum, self.maximum)}
+        if self.kind == "match":
+            return {f"{self.name}.{k}": r for k, r in MATCH_RANGES.items()}
+        return {}
 
     def validate(self, value: Any, variant_id: str) -> Any:
         def bad(why: str) -> InvalidOptionError:
             return InvalidOptionError(
-                f"invalid value {value!r} for option {self.name!r} of {variant_id}: {why}; "
-                f"valid values: {self.describe()}"
+                f"invalid value {_short(value)} for option {self.name!r} of {variant_id}: "
+                f"{why}; valid values: {self.describe()}"
             )
+
+        def integer(raw: Any, what: str, lo: int, hi: int) -> int:
+            # integers and their decimal strings only: no bools, no floats (1e30, 2.5)
+            if isinstance(raw, str):
+                try:
+                    raw = int(raw)
+                except ValueError:
+                    raise bad(f"{what}expected an integer") from None
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise bad(f"{what}expected an integer")
+            if not lo <= raw <= hi:
+                raise bad(f"{what}out of range {lo}..{hi}")
+            return raw
 
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -78,37 +124,22 @@ class OptionSpec:
                 if self.kind == "int_or_null":
                     return None
                 raise bad("expected an integer")
-            if isinstance(value, str):
-                try:
-                    value = int(value)
-                except ValueError:
-                    raise bad("expected an integer") from None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise bad("expected an integer")
-            if value < self.minimum:
-                raise bad(f"must be at least {self.minimum}")
-            return value
+            return integer(value, "", self.minimum, self.maximum)
         # match
+        spec = value
         if isinstance(value, str):  # "series:6" / "race:3"
             text_mode, _, count = value.partition(":")
-            value = {"mode": text_mode,
-                     ("deals" if text_mode == "series" else "games"): count or 0}
-        if not isinstance(value, Mapping):
+            spec = {"mode": text_mode,
+                    ("deals" if text_mode == "series" else "games"): count or 0}
+        if not isinstance(spec, Mapping):
             raise bad("expected an object")
-        mode = value.get("mode")
+        mode = spec.get("mode")
         key = {"series": "deals", "race": "games"}.get(mode) if isinstance(mode, str) else None
         if key is None or not isinstance(mode, str):
             raise bad("'mode' must be 'series' or 'race'")
-        if set(value) - {"mode", key}:
-            raise bad(f"unexpected keys {sorted(set(value) - {'mode', key})}")
-        raw = value.get(key)
-        try:
-            n = int(raw)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise bad(f"{key!r} must be a positive integer") from None
-        if isinstance(raw, bool) or n < 1:
-            raise bad(f"{key!r} must be a positive integer")
-        return MatchSpec(mode, n)
+        if set(spec) - {"mode", key}:
+            raise bad(f"unexpected keys {_short(sorted(map(str, set(spec) - {'mode', key})))}")
+        return MatchSpec(mode, integer(spec.get(key), f"{key!r}: ", *MATCH_RANGES[key]))
 
 
 @dataclass(frozen=True)
@@ -130,8 +161,9 @@ def _b(name: str, doc: str = "") -> OptionSpec:
     return OptionSpec(name, "bool", doc=doc)
 
 
-def _i(name: str, minimum: int = 0, doc: str = "", null: bool = False) -> OptionSpec:
-    return OptionSpec(name, "int_or_null" if null else "int", minimum=minimum, doc=doc)
+def _i(name: str, minimum: int, maximum: int, doc: str = "", null: bool = False) -> OptionSpec:
+    return OptionSpec(name, "int_or_null" if null else "int", minimum=minimum, maximum=maximum,
+                      doc=doc)
 
 
 OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
@@ -165,36 +197,37 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _c("scoring_2p", "target_101", "per_deal", doc="two-player scoring"),
     _c("both_over", "highest", "last_trick", doc="both sides reach 101"),
     _c("vueltas_claim", "auto", "manual", "end_of_deal", doc="reaching 101 in vueltas"),
-    _i("games_to_win", 1, "two-player match length"),
+    _i("games_to_win", 1, 50, "two-player match length"),
     _c("scoring_3p", "losses", "winner_per_deal", "payments", doc="three-player scoring"),
-    _i("loss_limit", 1, "lost games that end the match"),
+    _i("loss_limit", 1, 50, "lost games that end the match"),
     _c("multi_over", "highest", "last_trick", doc="several players reach the threshold"),
     _c("seats", 3, 4, doc="subastado: people at the table (with 4 the dealer sits out)"),
     _c("players", 3, 4, doc="players in an individual game"),
     _b("widow_card", "subastado with 40 cards and a widow card"),
-    _i("min_bid", 0, "lowest opening bid"),
-    _i("bid_step", 1, "bids are multiples of this"),
+    _i("min_bid", 0, MOST_POINTS, "lowest opening bid"),
+    _i("bid_step", 1, 50, "bids are multiples of this"),
     _c("auction_rounds", "single", "open", doc="each speaks once, or until all but one pass"),
     _c("all_pass", "redeal", "mano_forced", doc="everybody passes"),
     _b("dealer_takeover", "the idle dealer may take over the top bid"),
-    _i("takeover_increment", 0, "what the takeover adds to the bid"),
-    _i("double_at_bid", 0, "bids from this value double the stake"),
+    _i("takeover_increment", 0, 50, "what the takeover adds to the bid"),
+    _i("double_at_bid", 0, MOST_POINTS, "bids from this value double the stake"),
     _b("declarer_leads", "the declarer leads the first trick"),
     _b("cantes_declarer_only", "only the declarer's cantes count"),
     _c("settlement", "payments", "points", doc="subastado settlement"),
-    _i("match_target", 1, "subastado: balance that wins the match"),
-    _i("match_deals", 1, "subastado: number of deals in the match", null=True),
-    _i("partidas_per_coto", 1, "Guiñote partidas per coto"),
-    _i("cotos_to_win", 1, "Guiñote cotos per match"),
+    _i("match_target", 1, 5000, "subastado: balance that wins the match"),
+    _i("match_deals", 1, 200, "subastado: number of deals in the match", null=True),
+    _i("partidas_per_coto", 1, 10, "Guiñote partidas per coto"),
+    _i("cotos_to_win", 1, 10, "Guiñote cotos per match"),
     _b("thirty_malas", "Guiñote: cantes count only with 30 card points"),
     _c("next_dealer", "rotate", "last_trick_winner", doc="who deals next"),
     _c("first_dealer", "random", "first_king", "two_of_oros_mano", doc="who deals first"),
-    _i("deal_packet", 1, "cards per packet when dealing"),
+    _i("deal_packet", 1, 13, "cards per packet when dealing"),
     _b("reshuffle", "shuffle before every deal"),
     _c("renuncio_mode", "prevent", "claim", doc="illegal plays prevented, or claimed"),
     _c("renuncio_penalty", "lose_deal", "two_games_swing", doc="penalty for a proven revoke"),
-    _i("weak_hand_max_points", 0, "a hand worth at most this may be thrown in", null=True),
-    _i("misdeal_passes_after", 1, "consecutive misdeals before the deal passes on", null=True),
+    _i("weak_hand_max_points", 0, 30, "a hand worth at most this may be thrown in", null=True),
+    _i("misdeal_passes_after", 1, 10, "consecutive misdeals before the deal passes on",
+       null=True),
     _c("capote_award", None, doc="no source gives a capote bonus"),
 ]}
 
@@ -344,14 +377,15 @@ def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | Non
     if isinstance(options, Options):
         return options
     if not isinstance(options, Mapping):
-        raise InvalidOptionError(f"options for {variant.id} must be an object, got {options!r}")
+        raise InvalidOptionError(
+            f"options for {variant.id} must be an object, got {_short(options)}")
     changes: dict[str, Any] = {}
     for name, value in options.items():
         spec = OPTION_SPECS.get(name)
         if spec is None or name not in variant.option_names:
             what = "unknown option" if spec is None else "option that does not apply to this game:"
             raise InvalidOptionError(
-                f"{what} {name!r} for {variant.id}; valid options: "
+                f"{what} {_short(name)} for {variant.id}; valid options: "
                 + ", ".join(sorted(variant.option_names))
             )
         changes[name] = spec.validate(value, variant.id)

@@ -7,6 +7,7 @@ from typing import Any
 
 from .actions import Action
 from .cards import Card, CardSet, Suit
+from .events import Event
 from .rules import Declaration
 from .variants import Options
 
@@ -121,6 +122,9 @@ class SeatView:
     table_card: Card | None = None  # arrastrado: the card left on the table (out of play)
     auction: tuple[int, int] | None = None  # subastado: (highest bid, its bidder) so far
     contract: tuple[int, int, bool] | None = None  # subastado: declarer, bid, taken over
+    # the event log as this seat sees it (Deal.events_for): what inference and sampled worlds
+    # replay; face-down draws and discards of other seats carry no card
+    history: tuple[Event, ...] = ()
 
     @property
     def unseen(self) -> CardSet:

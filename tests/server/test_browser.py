@@ -137,7 +137,7 @@ def test_phone_layout_and_invite(browser: Any, site: str) -> None:
     page.click("#create-btn")  # you + three open seats: an invite to share
     page.wait_for_selector(".invite .code")
     code = page.inner_text(".invite .code")
-    assert len(code) == 6
+    assert len(code) == 8
     _shot(page, "invite-phone")
     # a friend opens the invite link in another browser and sits down
     friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -29,7 +29,7 @@ def test_play_against_bots_creates_private_table(client: TestClient) -> None:
     r = client.post("/api/play", json={"variant": "habanero", "level": "facil", "name": "Ana"})
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["seat"] == 0 and len(body["token"]) >= 32 and len(body["code"]) == 6
+    assert body["seat"] == 0 and len(body["token"]) >= 32 and len(body["code"]) == 8
     info = client.get(f"/api/tables/{body['id']}").json()
     assert info["status"] == "playing" and info["variant"] == "tute_2p_habanero"
     assert [s["kind"] for s in info["seats"]] == ["human", "bot"]
@@ -112,7 +112,9 @@ def test_history_record_and_replay(client: TestClient) -> None:
             if st["deal"]["to_move"] == p.seat:
                 p.send({"type": "act", "action": choose(st, rng)})
             p.until("update")
-    games = client.get("/api/history").json()["games"]
+    # a quick game is private: listed to the holder of its seat only
+    games = client.get("/api/history", headers={"X-Tute-Seats": f"{r['id']}:{r['token']}"}
+                       ).json()["games"]
     assert games[0]["id"] == r["id"] and games[0]["players"] == ["Ana", "Bot 2"]
     rec = client.get(f"/api/games/{r['id']}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]

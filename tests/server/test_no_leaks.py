@@ -1,75 +1,100 @@
-"""Every message every client receives during whole games is checked against what its
-audience may know: no hidden card ever leaves the server. Updates carry deltas, so both the
-messages themselves and the state each client rebuilds from them are checked; the rebuilt
-deal is also compared with the core's own view of it after every action.
+"""Every message every audience receives during whole games of every variant is checked against
+what that audience may know: no hidden card ever leaves the server, in any field.
 
-Each seat may see: its own hand (now and earlier in the deal) and the public cards (played,
-turned up, exchanged, declared, publicly known to be in a hand). A spectator: only the public
-ones. The oracle is the core replayed from the finished game's record.
+The audiences are every seat and a spectator, each on a real WebSocket connection. They drop
+out mid-deal and come back with ``since`` (the welcome's ``missed``), and ask for ``sync``
+catchups that replay the last updates, so every update is also seen as a ``missed`` entry by
+every audience. Each message is serialized and searched for every card's notation as a token
+(``discard:3o`` names ``3o``). What an audience may know comes from the core alone, replayed
+from the finished game's record, independently of how the server builds its messages: every
+card that was in ``deal.view(seat).to_json()`` (a spectator: the view without hand and choices)
+since the deal began, and at the end of the deal before. The state each client rebuilds from
+welcome, catchup and deltas must also be the core's view, field for field.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tute.events import Declared
+import tute
 from tute.match import Match
+from tute.server.hub import Hub
 
 from .conftest import Player, hello
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(240)
 
-CARD = re.compile(r"^(?:cambio:)?([A234567SCR][oceb])$")
+# A card's notation as a whole token of the serialized message: "3o" in "discard:3o" too.
+CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])([A2-7SCR][oceb])(?![0-9A-Za-z])")
 
+# Every variant and every option that hides cards: the widow and its discard (with the idle
+# dealer's takeover), the stock and its draws, the upcard and its exchanges, arrastrado's table
+# card and its exchange (compulsory or asked), claims, throw-ins and stop claims. ``expect``:
+# actions the game must have had, so that the audit is not vacuous (the deal is seeded).
 GAMES = [
-    ("tute_parejas", {"match": {"mode": "series", "deals": 2}}, 1),
-    ("tute_2p_habanero", {"games_to_win": 1}, 2),
-    ("tute_2p_corriente", {"games_to_win": 1}, 3),
-    ("guinote", {"partidas_per_coto": 1, "cotos_to_win": 1}, 4),
-    ("guinote_2p", {"partidas_per_coto": 1, "cotos_to_win": 1}, 5),
+    pytest.param("tute_parejas", {"match": {"mode": "series", "deals": 2}}, 1, set(),
+                 id="parejas"),
+    pytest.param("tute_parejas", {"match": {"mode": "series", "deals": 2},
+                                  "weak_hand_max_points": 30, "renuncio_mode": "claim",
+                                  "first_dealer": "two_of_oros_mano"}, 2, set(),
+                 id="parejas-claim-throw"),
+    pytest.param("tute_2p_habanero", {"games_to_win": 1}, 3, set(), id="habanero"),
+    pytest.param("tute_2p_habanero", {"games_to_win": 1, "exchange_timing": "start_and_after_win",
+                                      "cante_before_draw": True}, 4, {"cambio"},
+                 id="habanero-exchange-start"),
+    pytest.param("tute_2p_corriente", {"games_to_win": 1, "exchange_timing": "own_turn_any",
+                                       "vueltas_claim": "manual", "renuncio_mode": "claim"}, 5,
+                 set(), id="corriente-own-turn-claim"),
+    pytest.param("tute_arrastrado_3p", {"loss_limit": 1}, 6, set(), id="arrastrado"),
+    pytest.param("tute_arrastrado_3p", {"loss_limit": 1, "exchange_mandatory": False}, 7,
+                 {"cambio"}, id="arrastrado-asked-exchange"),
+    pytest.param("tute_arrastrado_3p", {"loss_limit": 1, "players": 4}, 8, set(),
+                 id="arrastrado-4"),
+    pytest.param("tute_subastado", {"widow_card": True, "match_deals": 1,
+                                    "all_pass": "mano_forced"}, 9, {"discard", "trump"},
+                 id="subastado-widow"),
+    pytest.param("tute_subastado", {"widow_card": True, "seats": 4, "match_deals": 2,
+                                    "all_pass": "mano_forced"}, 10,
+                 {"discard", "takeover"}, id="subastado-widow-idle-dealer"),
+    pytest.param("tute_subastado", {"seats": 4, "match_deals": 1, "auction_rounds": "open",
+                                    "weak_hand_max_points": 20}, 11, {"bid"},
+                 id="subastado-idle-dealer-open"),
+    pytest.param("guinote", {"partidas_per_coto": 1, "cotos_to_win": 1}, 12, set(),
+                 id="guinote"),
+    pytest.param("guinote_2p", {"partidas_per_coto": 1, "cotos_to_win": 1,
+                                "renuncio_mode": "claim"}, 13, set(), id="guinote_2p-claim"),
+    pytest.param("tute_cabron", {"loss_limit": 1}, 14, set(), id="cabron"),
+    pytest.param("tute_cabron", {"loss_limit": 1, "players": 4}, 15, set(), id="cabron-4"),
 ]
 
-
-def cards_in(obj: Any) -> set[str]:
-    """Every card named anywhere in a JSON value (hands, tricks, events, actions…)."""
-    out: set[str] = set()
-    if isinstance(obj, dict):
-        for v in obj.values():
-            out |= cards_in(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            out |= cards_in(v)
-    elif isinstance(obj, str):
-        m = CARD.match(obj)
-        if m:
-            out.add(m.group(1))
-    return out
+# Claims and throw-ins end a deal at once: chosen now and then, so that games get played out.
+RARE = frozenset({"renuncio", "throw", "stop"})
+# Exchanges and the takeover hide or move cards: always taken when offered.
+EAGER = ("cambio:", "takeover")
 
 
-def public_now(deal: Any) -> set[str]:
-    pub = {str(c) for t in deal.tricks for c in t.cards} | {str(c) for _, c in deal.trick}
-    for c in (deal.trump_card, deal.upcard):
-        if c is not None:
-            pub.add(str(c))
-    for _, given, taken in deal.exchanges:
-        pub |= {str(given), str(taken)}
-    for e in deal.events:
-        if isinstance(e, Declared):
-            pub |= {str(c) for c in e.cards}
-    for k in deal.view(0).known:
-        pub |= set(k.to_list())
-    return pub
+def test_every_variant_is_audited() -> None:
+    assert {p.values[0] for p in GAMES} == set(tute.VARIANTS)
+
+
+def tokens(obj: Any) -> set[str]:
+    """Every card named anywhere in a JSON value, whatever the field or the wording."""
+    return set(CARD_TOKEN.findall(json.dumps(obj)))
 
 
 class Oracle:
-    """Replays the record; after each action, per audience, the cards it may have seen in the
-    current deal and, separately, at the end of the previous deal."""
+    """Replays the record through the core; after each action count, per audience (a seat, or
+    None: a spectator), the cards of its views so far in the deal (``now``), those of the deal
+    before (``before``), and its view itself."""
 
     def __init__(self, record: dict[str, Any]):
         self.m = Match.new(record["variant"], seed=record["seed"],
@@ -77,126 +102,234 @@ class Oracle:
                            first_dealer=record["first_dealer"])
         self.actions = [a for d in record["deals"] for a in d["actions"]]
         self.n = self.m.deal.seats
-        self.allowed: list[dict[int | None, set[str]]] = []  # per action count
-        self.prev: list[dict[int | None, set[str]]] = []
-        self.views: list[dict[int | None, dict[str, Any]]] = []  # the core's view per audience
+        self.audiences: list[int | None] = [None, *range(self.n)]
+        self.now: list[dict[int | None, set[str]]] = []
+        self.before: list[dict[int | None, set[str]]] = []
+        self.views: list[dict[int | None, dict[str, Any]]] = []
         cur = self._fresh()
-        prev: dict[int | None, set[str]] = {a: set() for a in self.audiences}
-        self._add(cur)
-        self.allowed.append({a: set(s) for a, s in cur.items()})
-        self.prev.append(prev)
-        self._view()
+        prev = self._fresh()
+        self._record(cur, prev)
         for a in self.actions:
             deal = self.m.deal
             self.m.apply(a)
             if self.m.deal is not deal:  # the deal ended and the next one was dealt
-                self._add(cur, deal)
-                prev = {k: set(v) for k, v in cur.items()}
-                cur = self._fresh()
-            self._add(cur)
-            self.allowed.append({k: set(v) for k, v in cur.items()})
-            self.prev.append(prev)
-            self._view()
-
-    def _view(self) -> None:
-        views: dict[int | None, dict[str, Any]] = {
-            s: self.m.deal.view(s).to_json() for s in range(self.n)}
-        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": []}
-        self.views.append(views)
-
-    @property
-    def audiences(self) -> list[int | None]:
-        return [None, *range(self.n)]
+                self._seen(cur, self._views(deal))
+                prev, cur = cur, self._fresh()
+            self._record(cur, prev)
 
     def _fresh(self) -> dict[int | None, set[str]]:
         return {a: set() for a in self.audiences}
 
-    def _add(self, acc: dict[int | None, set[str]], deal: Any = None) -> None:
-        deal = deal or self.m.deal
-        pub = public_now(deal)
-        for a in self.audiences:
-            acc[a] |= pub
-            if a is not None:
-                acc[a] |= set(deal.hand(a).to_list())
+    def _views(self, deal: Any) -> dict[int | None, dict[str, Any]]:
+        views: dict[int | None, dict[str, Any]] = {
+            s: deal.view(s).to_json() for s in range(self.n)}
+        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": []}
+        return views
+
+    @staticmethod
+    def _seen(acc: dict[int | None, set[str]], views: dict[int | None, dict[str, Any]]) -> None:
+        for a, view in views.items():
+            acc[a] |= tokens(view)
+
+    def _record(self, cur: dict[int | None, set[str]], prev: dict[int | None, set[str]]) -> None:
+        views = self._views(self.m.deal)
+        self._seen(cur, views)
+        self.now.append({a: set(s) for a, s in cur.items()})
+        self.before.append(prev)
+        self.views.append(views)
+
+
+@dataclass
+class Audience:
+    """A seat (or None: the spectator) across its connections: every message it got, with the
+    state it had rebuilt after it."""
+
+    seat: int | None
+    token: str | None
+    url: str
+    cm: Any = None
+    player: Player | None = None
+    # The version up to which ``missed`` lists have replayed every update to it: each welcome
+    # and catchup asks for everything after it, live updates included, so that every update
+    # comes back as a missed entry too.
+    synced: int = 0
+    replayed: set[int] = field(default_factory=set)  # versions seen as missed entries
+    got: list[tuple[dict[str, Any], dict[str, Any] | None]] = field(default_factory=list)
+
+    @property
+    def on(self) -> bool:
+        return self.player is not None
+
+    def connect(self, client: TestClient) -> None:
+        self.cm = client.websocket_connect(self.url)
+        extra = {"since": self.synced} if self.synced else {}
+        self.player = hello(self.cm.__enter__(), self.token, **extra)
+        welcome = self.player.msgs[0]
+        assert welcome["seat"] == self.seat
+        if self.synced:
+            self._replayed(welcome)
+        self.synced = welcome["v"]
+
+    def sync(self) -> None:
+        assert self.player is not None
+        self.player.send({"type": "sync", "since": self.synced})
+        self._replayed(self.player.until("catchup"))
+
+    def _replayed(self, msg: dict[str, Any]) -> None:
+        """Nothing lost: the missed updates are exactly those after ``synced``."""
+        missed = msg["missed"]
+        assert missed is not None
+        assert [u["v"] for u in missed] == list(range(self.synced + 1, msg["v"] + 1)), msg
+        self.replayed.update(u["v"] for u in missed)
+        self.synced = msg["v"]
+
+    def disconnect(self) -> None:
+        assert self.player is not None
+        self._keep()
+        self.cm.__exit__(None, None, None)
+        self.player = self.cm = None
+
+    def _keep(self) -> None:
+        assert self.player is not None
+        self.got.extend(zip(self.player.msgs, self.player.states, strict=True))
+        self.player.msgs.clear()
+        self.player.states.clear()
+
+    def messages(self) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+        if self.player is not None:
+            self._keep()
+        yield from self.got
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    eager = [a for a in legal if a.startswith(EAGER)]
+    if eager:
+        return eager[0]
+    calm = [a for a in legal if a not in RARE]
+    if calm and rng.random() > 0.1:
+        return rng.choice(calm)
+    return rng.choice(legal)
 
 
 def _play(client: TestClient, variant: str, options: dict[str, Any], seed: int
-          ) -> tuple[dict[str, Any], dict[int | None, Player], list[int]]:
+          ) -> tuple[str, list[Audience], list[int], list[dict[str, Any]]]:
+    """A whole game with every seat and a spectator connected: every sixth action all but the
+    seat to move drop out for two actions and come back with ``since``; after each action one
+    audience in turn asks for a catchup of the updates since its last one. Returns the table id, the
+    audiences, the version of each action and the table info fetched along the way."""
     n = Match.new(variant, seed=1, options=options).deal.seats
     r = client.post("/api/tables", json={"variant": variant, "options": options,
                                          "seats": ["you"] + ["open"] * (n - 1)}).json()
-    tokens = {0: r["token"]}
+    tokens_: dict[int, str] = {0: r["token"]}
     for s in range(1, n):
-        tokens[s] = client.post(f"/api/tables/{r['id']}/join", json={"name": f"P{s}"}).json()[
+        tokens_[s] = client.post(f"/api/tables/{r['id']}/join", json={"name": f"P{s}"}).json()[
             "token"]
+    url = f"/ws/{r['id']}"
+    auds = [Audience(None, None, url), *(Audience(s, tokens_[s], url) for s in range(n))]
     rng = random.Random(seed)
-    action_versions: list[int] = []
-    with client.websocket_connect(f"/ws/{r['id']}") as spec_ws:
-        spectator = hello(spec_ws)
-        sockets = [client.websocket_connect(f"/ws/{r['id']}") for _ in range(n)]
-        players: dict[int | None, Player] = {None: spectator}
-        try:
-            for s, cm in enumerate(sockets):
-                players[s] = hello(cm.__enter__(), tokens[s])
-            state = players[0].state
-            assert state is not None
-            while not state["over"]:
-                mover = players[state["deal"]["to_move"]]
-                legal = mover.state["deal"]["legal_actions"]  # type: ignore[index]
-                mover.send({"type": "act", "action": legal[rng.randrange(len(legal))]})
-                upd = mover.until("update")
-                action_versions.append(upd["v"])
-                for p in players.values():
-                    if p is not mover:
-                        p.until("update", upd["v"])
-                state = mover.state
-        finally:
-            for cm in sockets:
-                cm.__exit__(None, None, None)
-    return r, players, action_versions
+    versions: list[int] = []
+    infos: list[dict[str, Any]] = []
+    try:
+        for a in auds:
+            a.connect(client)
+        state = auds[1].player.state  # type: ignore[union-attr]
+        assert state is not None
+        while not state["over"]:
+            i = len(versions)
+            mover = auds[1 + state["deal"]["to_move"]]
+            if i % 6 == 1:
+                for a in auds:
+                    if a is not mover and a.on:
+                        a.disconnect()
+                infos.append(client.get(f"/api/tables/{r['id']}").json())
+                for what in ("record", "replay"):  # a running game's record holds the seed
+                    assert client.get(f"/api/games/{r['id']}/{what}").status_code == 409
+            if i % 6 == 3 or not mover.on:
+                for a in auds:
+                    if not a.on and (i % 6 == 3 or a is mover):
+                        a.connect(client)
+            p = mover.player
+            assert p is not None and p.state is not None
+            p.send({"type": "act", "action": choose(p.state["deal"]["legal_actions"], rng)})
+            v = p.until("update")["v"]
+            versions.append(v)
+            for a in auds:
+                if a.on and a is not mover:
+                    a.player.until("update", v)  # type: ignore[union-attr]
+            asker = auds[i % len(auds)]
+            if asker.on:
+                asker.sync()
+            state = p.state
+        for a in auds:  # the last updates come back too
+            if not a.on:
+                a.connect(client)
+            a.sync()
+    finally:
+        for a in auds:
+            if a.on:
+                a._keep()
+                a.cm.__exit__(None, None, None)
+                a.player = None
+    return r["id"], auds, versions, infos
 
 
-@pytest.mark.parametrize(("variant", "options", "seed"), GAMES)
-def test_no_hidden_card_reaches_anyone(client: TestClient, variant: str,
-                                       options: dict[str, Any], seed: int) -> None:
-    r, players, action_versions = _play(client, variant, options, seed)
-    record = client.get(f"/api/games/{r['id']}/record").json()
-    oracle = Oracle(record)
-    assert len(oracle.actions) == len(action_versions)
-    index_of = {v: k + 1 for k, v in enumerate(action_versions)}
-    checked = 0
-    for audience, p in players.items():
-        for m, state in zip(p.msgs, p.states, strict=True):
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Tables dealt from a fixed seed (the web API takes none): the games, and so what each
+    exercises, are the same on every run."""
+    seed = [0]
+    create = Hub.create
+
+    async def create_seeded(self: Hub, *args: Any, **kw: Any) -> Any:
+        kw["seed"] = seed[0]
+        return await create(self, *args, **kw)
+
+    monkeypatch.setattr(Hub, "create", create_seeded)
+    yield seed
+
+
+@pytest.mark.parametrize(("variant", "options", "seed", "expect"), GAMES)
+def test_no_hidden_card_reaches_anyone(client: TestClient, seeded: list[int], variant: str,
+                                       options: dict[str, Any], seed: int,
+                                       expect: set[str]) -> None:
+    seeded[0] = seed
+    table_id, auds, versions, infos = _play(client, variant, options, seed)
+    oracle = Oracle(client.get(f"/api/games/{table_id}/record").json())
+    assert len(oracle.actions) == len(versions)
+    heads = {a.partition(":")[0] for a in oracle.actions}
+    assert expect <= heads, f"the game never had {expect - heads}"
+
+    def k_of(v: int) -> int:  # how many actions the table had applied at version v
+        return bisect.bisect_right(versions, v)
+
+    def check(audience: int | None, obj: Any, v: int, what: str) -> None:
+        k = k_of(v)
+        leaked = tokens(obj) - oracle.now[k][audience] - oracle.before[k][audience]
+        assert not leaked, f"{audience} saw {sorted(leaked)} in {what} at v{v} ({k} actions)"
+
+    for info in infos:
+        check(None, info, info["v"], "the table info")
+    for a in auds:
+        assert set(versions) <= a.replayed, f"{a.seat}: some updates never came back as missed"
+        for m, state in a.messages():
             text = json.dumps(m)
             assert "seed" not in text and "token" not in text
-            k = index_of.get(m.get("v", -1), 0) if m["type"] == "update" else 0
-            now, before = oracle.allowed[k][audience], oracle.prev[k][audience]
-            leaked = cards_in(m) - now - before  # the message itself: events, delta, action
-            assert not leaked, f"{audience} saw {leaked} in {m['type']} after {k} actions"
+            v = m.get("v", versions[-1])
+            for u in m.get("missed") or ():
+                check(a.seat, u, u["v"], f"a missed entry of {m['type']}")
+            check(a.seat, {k: x for k, x in m.items() if k != "missed"}, v, m["type"])
             if "state" in m or "delta" in m:
                 assert state is not None
+                k = k_of(v)
                 deal = state["deal"]
-                leaked = cards_in(deal) - now
-                assert not leaked, f"{audience} saw {leaked} in {m['type']} after {k} actions"
-                if audience is not None:
-                    assert set(deal["hand"]) == set(oracle_hand(oracle, k, audience))
-                leaked = cards_in(state.get("last_deal")) - before - now
-                assert not leaked, f"{audience} saw {leaked} of the last deal"
+                leaked = tokens(deal) - oracle.now[k][a.seat]
+                assert not leaked, f"{a.seat} saw {leaked} in its deal at v{v} ({k} actions)"
                 # the state rebuilt from deltas is the core's view, field for field
-                assert deal == oracle.views[k][audience], f"{audience} after {k} actions"
-            checked += 1
-    assert checked >= len(players) * len(action_versions)
+                assert deal == oracle.views[k][a.seat], f"{a.seat} at v{v} ({k} actions)"
 
 
-def oracle_hand(oracle: Oracle, k: int, seat: int) -> list[str]:
-    m = Match.new(oracle.m.variant, seed=oracle.m.seed, options=oracle.m.options,
-                  first_dealer=oracle.m.first_dealer)
-    for a in oracle.actions[:k]:
-        m.apply(a)
-    return m.deal.hand(seat).to_list()
-
-
-def test_the_checker_catches_a_leak(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_checker_catches_a_leak(client: TestClient, seeded: list[int],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Sanity check of the oracle: a server that lets the public part of the state (sent to
     spectators and every seat, in deltas) hold seat 0's hand fails."""
     from tute.server import protocol
@@ -210,4 +343,30 @@ def test_the_checker_catches_a_leak(client: TestClient, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(protocol, "spectator_deal_json", leaky)
     with pytest.raises(AssertionError, match="None saw"):
-        test_no_hidden_card_reaches_anyone(client, "tute_2p_corriente", {"games_to_win": 1}, 3)
+        test_no_hidden_card_reaches_anyone(client, seeded, "tute_2p_corriente",
+                                           {"games_to_win": 1}, 3, set())
+
+
+WIDOW = ("tute_subastado", {"widow_card": True, "match_deals": 1, "all_pass": "mano_forced"}, 9,
+         {"discard"})
+
+
+@pytest.mark.parametrize("path", ["everywhere", "missed"])
+def test_the_checker_catches_an_action_leak(client: TestClient, seeded: list[int],
+                                            monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    """Sanity check: an action sent alike to every audience (the widow's face-down discard in
+    ``discard:3o``) fails, whether in live updates and missed entries or in missed alone."""
+    from tute.server import table
+
+    if path == "everywhere":
+        monkeypatch.setattr(table, "action_for", lambda action, events: action)
+        match = "saw"
+    else:
+        def raw(self: table.Table, u: Any, seat: int | None) -> dict[str, Any]:
+            return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action,
+                    "events": self._events_json(u, seat)}
+
+        monkeypatch.setattr(table.Table, "_update_json", raw)
+        match = "saw .* in a missed entry"
+    with pytest.raises(AssertionError, match=match):
+        test_no_hidden_card_reaches_anyone(client, seeded, *WIDOW)

@@ -7,8 +7,11 @@ those actions. It never receives the deal itself, so it cannot read other hands.
 
 from __future__ import annotations
 
-from .base import BOTS, LEVELS, Bot, BotInfo, make_bot, register
+from .base import BOTS, LEVELS, Bot, BotInfo, make_bot, parse_spec, register
+from .ismcts import IsmctsBot
+from .pimc import CheatBot, PimcBot
 from .random_bot import RandomBot
 from .rules_bot import RulesBot
 
-__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "RandomBot", "RulesBot", "make_bot", "register"]
+__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "CheatBot", "IsmctsBot", "PimcBot", "RandomBot",
+           "RulesBot", "make_bot", "parse_spec", "register"]

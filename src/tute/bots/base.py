@@ -11,7 +11,7 @@ from ..actions import Action
 from ..deal import SeatView
 from ..errors import TuteError
 
-__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "make_bot", "register"]
+__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "make_bot", "parse_spec", "register"]
 
 
 class Bot:
@@ -24,11 +24,14 @@ class Bot:
 
     name = "bot"
     description = ""
+    label = "bot"  # how it was asked for ("pimc:move_time=0.5", "medio"): arenas report by it
 
     def __init__(self, seed: int | None = None, **settings: Any):
+        if settings:  # a subclass takes its own settings as keywords; what is left is unknown
+            raise TuteError(f"bot {self.name!r} has no setting "
+                            f"{', '.join(repr(k) for k in settings)}")
         self.seed = seed
         self.rng = random.Random(seed)
-        self.settings = settings
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         raise NotImplementedError
@@ -45,6 +48,7 @@ class BotInfo:
     name: str
     description: str
     factory: Callable[..., Bot]
+    at_table: bool = True  # False: analysis only (it needs the deal), never offered to play
 
 
 BOTS: dict[str, BotInfo] = {}
@@ -58,29 +62,70 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def register(name: str, description: str) -> Callable[[type[Bot]], type[Bot]]:
+def register(name: str, description: str,
+             at_table: bool = True) -> Callable[[type[Bot]], type[Bot]]:
     """Class decorator adding a bot to :data:`BOTS` under ``name``."""
 
     def deco(cls: type[Bot]) -> type[Bot]:
         cls.name = name
         cls.description = description
-        BOTS[name] = BotInfo(name, description, cls)
+        BOTS[name] = BotInfo(name, description, cls, at_table)
         return cls
 
     return deco
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"pimc:move_time=0.5:worlds=50"`` -> ``("pimc", {"move_time": 0.5, "worlds": 50})``:
+    a bot's name and its settings, numbers and booleans read as such."""
+    name, *parts = spec.split(":")
+    settings: dict[str, Any] = {}
+    for part in parts:
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise TuteError(f"invalid bot setting {part[:40]!r} in {spec[:60]!r}: "
+                            "expected name:key=value[:key=value...]")
+        settings[key] = _value(raw.strip())
+    return name, settings
+
+
+def _value(raw: str) -> Any:
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
 def make_bot(name: str, seed: int | None = None, **settings: Any) -> Bot:
     """A bot by registry name (``random``, ``rules``, …) or by level (``facil``, ``medio``,
-    ``dificil``); raises :class:`TuteError` listing the valid names."""
+    ``dificil``), with settings after the name (``pimc:move_time=0.5``); raises
+    :class:`TuteError` listing the valid names or naming the bad setting."""
+    spec = name
+    name, spec_settings = parse_spec(name)
+    settings = {**spec_settings, **settings}
     key = name.strip().lower().replace("á", "a").replace("í", "i")
     if key in LEVELS and key not in BOTS:
         bot_name, level_settings = LEVELS[key]
-        return BOTS[bot_name].factory(seed=seed, **{**level_settings, **settings})
+        return _build(BOTS[bot_name], seed, {**level_settings, **settings}, spec)
     info = BOTS.get(key)
     if info is None:
         raise TuteError(
-            f"unknown bot {name!r}; valid bots: {', '.join(sorted(BOTS))}; "
+            f"unknown bot {name[:40]!r}; valid bots: {', '.join(sorted(BOTS))}; "
             f"levels: {', '.join(LEVELS)}"
         )
-    return info.factory(seed=seed, **settings)
+    return _build(info, seed, settings, spec)
+
+
+def _build(info: BotInfo, seed: int | None, settings: dict[str, Any], spec: str) -> Bot:
+    try:
+        bot = info.factory(seed=seed, **settings)
+    except TypeError as exc:  # a misused keyword: name the bot and what it was given
+        raise TuteError(f"invalid settings for bot {info.name!r}: {exc}") from None
+    bot.label = spec.strip()
+    return bot

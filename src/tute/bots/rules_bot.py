@@ -38,6 +38,7 @@ from typing import Any
 from ..actions import PASS, Action, Exchange
 from ..cards import DECK_40, SUIT_MASKS, Card, RankOrder
 from ..deal import SeatView
+from ..errors import TuteError
 from ..rules import Declaration, excluded_by_play, trick_winner
 from ..variants import find_variant
 from .base import Bot, register
@@ -244,9 +245,17 @@ def _partners(view: SeatView, t: _Table) -> int:
 @register("rules", "plays by the classic rules of thumb, remembering every card and deducing "
           "voids from the play duties")
 class RulesBot(Bot):
+    def __init__(self, seed: int | None = None, noise: float = 0.0, **settings: Any):
+        super().__init__(seed=seed, **settings)
+        if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 1:
+            raise TuteError(f"invalid noise {noise!r}: expected a share 0..1")
+        self.noise = float(noise)  # the share of decisions played at random (the easy level)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        if self.noise and self.rng.random() < self.noise:
+            return legal[self.rng.randrange(len(legal))]
         decls = [a for a in legal if isinstance(a, Declaration)]
         if decls:  # sing at the first chance; the engine lists a tute, then the 40, first
             return decls[0]

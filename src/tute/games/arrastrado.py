@@ -32,6 +32,7 @@ from .parejas import Turned
 
 class Arrastrado(Turned):
     family = "arrastrado"
+    exchanges = True
     schema = "three"
 
     def seat_count(self, options: Options) -> int:

@@ -141,6 +141,8 @@ class Game:
     keeps_cotos: ClassVar[bool] = False
     #: cabrón: no trump at the start; a king and caballo in one trick name it
     trump_changes: ClassVar[bool] = False
+    #: the 7 and the 2 of trumps may take a face-up card (the upcard, arrastrado's table card)
+    exchanges: ClassVar[bool] = False
     #: an auction before the first lead (subastado)
     auction: ClassVar[bool] = False
     #: how ``tute score`` reads a deal of this game (its JSON schema, rule_cases.md S cases)

@@ -23,6 +23,7 @@ class Stock(Game):
 
     family = "stock"
     stock = True
+    exchanges = True
     arrastre_cantes = False
     schema = "two"
     extras = frozenset({"upcard", "stock"})

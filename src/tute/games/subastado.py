@@ -10,7 +10,7 @@ from typing import Any
 
 from ..cards import ALL_CARDS, DECK_36, DECK_40, parse_card
 from ..scoring import settle_subastado
-from ..variants import Options
+from ..variants import MOST_POINTS, Options
 from ..views import DealResult
 from .base import (
     BID,
@@ -30,7 +30,7 @@ from .base import (
     individual_goal,
 )
 
-MAX_BID = 230  # 120 in cards + 10 + every cante: no higher total exists
+MAX_BID = MOST_POINTS  # 120 in cards + 10 + every cante: no higher total exists
 #: bid, bidder, passed seats (mask), seats that have spoken (mask)
 Auction = tuple[int, int, int, int]
 #: declarer, bid, taken over

@@ -25,13 +25,16 @@ def main() -> None:
     p.add_argument("--waiting-ttl", type=float, default=24 * 3600.0,
                    help="seconds before a table with open seats and nobody connected expires "
                    "(0: never; default 24 h)")
+    p.add_argument("--abandon-after", type=float, default=30 * 60.0,
+                   help="seconds before a started table whose humans all left is abandoned "
+                   "(0: never; default 30 min)")
     p.add_argument("--log-level", default="info")
     a = p.parse_args()
     try:
         run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
             log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
             max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
-            waiting_ttl=a.waiting_ttl)
+            waiting_ttl=a.waiting_ttl, abandon_after=a.abandon_after)
     except StorageError as exc:  # one line and status 2, like any bad argument
         p.exit(2, f"{p.prog}: error: {exc}\n")
 

@@ -11,7 +11,6 @@ import contextlib
 import gc
 import logging
 import os
-import time
 import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -23,11 +22,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .hub import LEVELS, Hub, variants_json
+from .limits import ADDRESS, Buckets, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
-from .store import Store
+from .store import DamagedTableError, StorageError, Store
 from .store import database_url as parse_database_url
 from .table import Client, Table, TableConfig, TableError
 
@@ -39,7 +40,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024
 
 _STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
-           "busy": 503, "rate_limited": 429}
+           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409}
 
 
 def _clean_name(name: str) -> str:
@@ -60,6 +61,7 @@ class PlayBody(_Body):
     level: Annotated[str, Field(max_length=16)] = "medio"
     name: Name = ""
     options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    public: bool = False  # a quick game is private (not in the history) unless asked
 
 
 class CreateBody(_Body):
@@ -73,27 +75,6 @@ class CreateBody(_Body):
 class JoinBody(_Body):
     name: Name = ""
     seat: Annotated[int, Field(ge=0, le=5)] | None = None
-
-
-class _Bucket:
-    """Per-client-address token buckets for the HTTP calls that create state."""
-
-    def __init__(self, per_minute: float, burst: int):
-        self.rate = per_minute / 60.0
-        self.burst = float(burst)
-        self.state: dict[str, tuple[float, float]] = {}
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        tokens, stamp = self.state.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        if len(self.state) > 10_000:
-            self.state.clear()  # bounded memory; forgetting buckets only forgives
-        if tokens < 1:
-            self.state[key] = (tokens, now)
-            return False
-        self.state[key] = (tokens - 1, now)
-        return True
 
 
 class _BodyLimit:
@@ -149,21 +130,31 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                bot_timeout: float = 60.0, bot_delay: float = 0.8, trick_pause: float = 1.2,
                max_tables: int = 1000, create_per_minute: float = 30.0,
                ws_rate: float = 8.0, ws_burst: int = 24,
-               waiting_ttl: float = 24 * 3600.0) -> FastAPI:
+               waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
+               abandon_after: float = 30 * 60.0) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
     ``waiting_ttl``: seconds before a table with open seats and nobody connected expires
-    (0: never). A bad URL or a missing driver raises :class:`~tute.server.store.StorageError`
-    here, before anything is served."""
+    (0: never); ``limits``: the caps and rate limits per address (:class:`Limits`, whose
+    socket-level part :func:`tute.server.run` applies). A bad URL or a missing driver raises
+    :class:`~tute.server.store.StorageError` here, before anything is served."""
+    limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
     parse_database_url(url)  # a bad URL or a missing driver fails now, not when serving
     config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
-                         rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl)
-    creates = _Bucket(create_per_minute, max(5, int(create_per_minute)))
+                         rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl,
+                         abandon_after=abandon_after,  # a started table with its humans gone
+                         max_spectators=limits.spectators,
+                         spectators_per_address=limits.spectators_per_address,
+                         seat_clients=limits.seat_connections)
+    # per address, shared by its connections: reconnecting starts no new bucket
+    creates = Buckets(create_per_minute / 60.0, max(5, int(create_per_minute)))
+    lookups = Buckets(limits.code_per_minute / 60.0, limits.code_burst)
+    messages = Buckets(ws_rate * limits.ws_address_factor, ws_burst * limits.ws_address_factor)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -190,6 +181,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                   openapi_url=None)
     app.state.database_url = url  # for run(): it opens the database once before serving
     app.add_middleware(_BodyLimit)
+    app.state.limits = limits
+    app.add_middleware(Guard, limits=limits, charged=_charged, max_body=MAX_BODY)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -221,14 +214,24 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     async def table_error(_: Request, exc: TableError) -> JSONResponse:
         return _error(exc.code, exc.reason)
 
+    @app.exception_handler(StorageError)
+    async def storage_error(_: Request, exc: Exception) -> JSONResponse:
+        # the details (the database, its error) are for the log, not for players
+        if isinstance(exc, DamagedTableError):
+            log.error("%s", exc)
+            return _error("unavailable", f"this table's stored data is damaged ({exc.reason})")
+        log.error("storage: %s", exc)
+        return _error("storage", "the server cannot use its storage right now; try again later")
+
+    app.add_exception_handler(SQLAlchemyError, storage_error)  # a read that failed: the same
+
     @app.exception_handler(Exception)
     async def internal(_: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error")  # logged here, never sent to the client
         return _error("internal", "internal server error", 500)
 
     def check_rate(request: Request) -> None:
-        host = request.client.host if request.client else "?"
-        if not creates.allow(host):
+        if not creates.take(_address(request)):
             raise TableError("rate_limited", "too many tables created; wait a minute")
 
     # ------------------------------------------------------------ pages
@@ -267,7 +270,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             raise TableError("bad_table", "level must be one of: " + ", ".join(LEVELS))
         seats = ["you"] + [body.level] * (n - 1)
         table, seat, token = await hub_of(request).create(
-            body.variant, body.options, seats, _clean_name(body.name), public=False)
+            body.variant, body.options, seats, _clean_name(body.name), public=body.public)
         return _created(table, seat, token)
 
     @app.post("/api/tables")
@@ -295,7 +298,10 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     @app.get("/api/code/{code}")
     async def by_code(code: str, request: Request) -> dict[str, Any]:
-        if not code.isalnum() or len(code) > 12:
+        # every lookup counts, found or not: guessing codes is what this limit stops
+        if not lookups.take(_address(request)):
+            raise TableError("rate_limited", "too many code lookups; wait a minute")
+        if len(code) > 16:
             raise TableError("not_found", "no table with that code")
         table_id = await hub_of(request).by_code(code)
         if table_id is None:
@@ -304,7 +310,14 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     @app.get("/api/history")
     async def history(request: Request) -> dict[str, Any]:
-        return {"games": await hub_of(request).history()}
+        # Public games, and the visitor's own: the page sends the seats it holds as
+        # "id:token,..." in a header (not the query string, which ends up in logs).
+        seats: dict[str, str] = {}
+        for pair in request.headers.get("x-tute-seats", "").split(",")[:50]:
+            table_id, _, token = pair.strip().partition(":")
+            if 0 < len(table_id) <= 32 and 0 < len(token) <= 64:
+                seats[table_id] = token
+        return {"games": await hub_of(request).history(seats=seats)}
 
     @app.get("/api/games/{table_id}/record")
     async def record(table_id: str, request: Request) -> JSONResponse:
@@ -330,11 +343,18 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        client = Client(config.client_queue, config.rate, config.burst)
+        address = _address(websocket)
+        client = Client(config.client_queue, config.rate, config.burst, address=address)
         pump = asyncio.create_task(_pump(websocket, client))
         table: Table | None = None
         try:
-            first = await asyncio.wait_for(_receive(websocket), timeout=15)
+            first = await asyncio.wait_for(_receive(websocket), timeout=limits.hello_timeout)
+            # The address's messages, hellos included, share one bucket: beyond it the
+            # connection waits before reading on (the socket stops being read), so neither
+            # reconnecting nor many connections buy more than the address's rate.
+            wait = messages.reserve(address)
+            if wait:
+                await asyncio.sleep(wait)
             try:
                 hello = parse_client_message(first)
                 if hello["type"] != "hello":
@@ -356,6 +376,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                 _fatal(client, exc.code, exc.reason)
                 return
             strikes = 0
+            throttled = False
             while not client.closed:
                 raw = await _receive(websocket)
                 if not client.allow():
@@ -365,6 +386,16 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                     if strikes > 100:
                         client.close("rate limit")
                     continue
+                wait = messages.reserve(address)
+                if wait:
+                    if not throttled:  # once per slow spell, not per message
+                        client.send({"type": "error", "code": "rate_limited",
+                                     "reason": "too many messages from your address; slow "
+                                     "down"})
+                    throttled = True
+                    await asyncio.sleep(wait)
+                else:
+                    throttled = False
                 try:
                     msg = parse_client_message(raw)
                     if msg["type"] == "hello":
@@ -397,9 +428,23 @@ async def _receive(ws: WebSocket) -> str | bytes:
         raise _Gone
     text = msg.get("text")
     if text is not None:
-        return str(text)
+        return str(text).encode()  # the size limit counts bytes, not characters
     data: bytes = msg.get("bytes") or b""
     return data
+
+
+def _address(conn: Request | WebSocket) -> str:
+    """The client's address key (set by :class:`~tute.server.limits.Guard`)."""
+    return str(conn.scope.get(ADDRESS) or "?")
+
+
+def _charged(method: str, path: str) -> bool:
+    """Whether an HTTP request counts against the address's request rate: not the calls
+    with a bucket of their own (creating and joining tables, invite-code lookups)."""
+    if path.startswith("/api/code/"):
+        return False
+    return not (method == "POST" and (path in ("/api/play", "/api/tables")
+                                      or path.endswith("/join")))
 
 
 def _fatal(client: Client, code: str, reason: str) -> None:

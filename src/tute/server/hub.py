@@ -17,7 +17,7 @@ from ..match import Match
 from ..records import options_to_json
 from ..variants import VARIANTS, find_variant
 from .protocol import deal_summary
-from .store import Store, TableRow
+from .store import DamagedTableError, Store, TableRow
 from .table import Seat, Table, TableConfig, TableError, hash_token, new_token, restore_match
 
 __all__ = ["LEVELS", "Hub"]
@@ -26,6 +26,9 @@ log = logging.getLogger("tute.server")
 
 LEVELS = ("facil", "medio", "dificil")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+# 32**8 = 2**40 codes: guessing one of a thousand live tables takes about 10**9 lookups, and
+# lookups are rate-limited per address. Tables made before keep their 6-character codes.
+CODE_LENGTH = 8
 
 
 def variants_json() -> list[dict[str, Any]]:
@@ -45,27 +48,41 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.history_ttl = 2.0  # seconds the list of public finished games is reused
+        self._public_history: tuple[float, list[TableRow]] | None = None
+        self._finished: dict[str, TableRow | None] = {}  # table id -> finished row (or none)
+        # tables whose stored data cannot be read or replayed: id -> reason (until a restart;
+        # every other table keeps working)
+        self.damaged: dict[str, str] = {}
 
     # ------------------------------------------------------------ life cycle
 
     async def restore_all(self) -> int:
-        """Bring back every unfinished table from storage (after a crash or a restart)."""
-        rows = await asyncio.to_thread(self.store.live_tables)
+        """Bring back every unfinished table from storage (after a crash or a restart). A table
+        whose row or event log is damaged stays unavailable (logged); the others come back."""
+        rows = await asyncio.to_thread(self.store.live_tables, self.damaged)
         n = 0
         for row in rows:
-            if await self._load(row) is not None:
-                n += 1
+            try:
+                await self._load(row)
+            except DamagedTableError:
+                continue  # logged and remembered by _load
+            except Exception as exc:  # a read failed: tried again when someone asks for it
+                log.error("table %s not restored: %s", row.id, self.store.reason(exc))
+                continue
+            n += 1
         return n
 
-    async def _load(self, row: TableRow) -> Table | None:
+    async def _load(self, row: TableRow) -> Table:
+        """The table of ``row`` replayed from its event log. Raises
+        :class:`DamagedTableError` (and remembers it) when the log cannot be replayed."""
         try:
             evs = await asyncio.to_thread(self.store.events, row.id)
             match = await asyncio.to_thread(restore_match, row, evs)
-        except TuteError as exc:
-            log.error("table %s cannot be restored: %s", row.id, exc)
-            return None
-        if evs:
-            row.version = evs[-1].version
+        except DamagedTableError as exc:
+            log.error("table %s cannot be restored: %s", row.id, exc.reason)
+            self.damaged[row.id] = exc.reason
+            raise
         # a waiting table's time to expire counts from its last stored event, across restarts
         idle_since = evs[-1].at if evs else row.created_at
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
@@ -83,30 +100,48 @@ class Hub:
     def _retire(self, table: Table) -> None:
         # An idle finished table leaves memory (it can be loaded again from storage to be looked
         # at); an expired one leaves for good.
-        if table.status in ("finished", "expired") and not table._all_clients():
+        if table.status in ("finished", "expired", "abandoned") and not table._all_clients():
             self.tables.pop(table.id, None)
             self._codes.pop(table.code, None)
             asyncio.get_running_loop().create_task(table.stop())
 
     async def get(self, table_id: str) -> Table | None:
-        """A live table, loading a stored one (e.g. a finished game to look at) on demand."""
+        """A live table, loading a stored one (e.g. a finished game to look at) on demand.
+        Raises ``TableError("unavailable")`` for a table whose stored data is damaged and
+        the database error when storage cannot be read."""
         t = self.tables.get(table_id)
         if t is not None:
             return t
+        if table_id in self.damaged:
+            raise _unavailable(self.damaged[table_id])
         if table_id in self._loading:
             return await self._loading[table_id]
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            row = await asyncio.to_thread(self.store.get, table_id)
-            t = None if row is None or row.status == "expired" else await self._load(row)
-            fut.set_result(t)
-            return t
+            try:
+                row = await asyncio.to_thread(self.store.get, table_id)
+                t = None if row is None or row.status == "expired" else await self._load(row)
+            except DamagedTableError as exc:
+                self.damaged[table_id] = exc.reason
+                err: Exception = _unavailable(exc.reason)
+            except Exception as exc:
+                err = exc
+            else:
+                fut.set_result(t)
+                return t
+            fut.set_exception(err)  # the others waiting for this load get the error too
+            fut.exception()  # retrieved: no "never retrieved" warning when nobody else waits
+            raise err
         finally:
             del self._loading[table_id]
 
     async def by_code(self, code: str) -> str | None:
-        code = code.strip().upper()
+        """The table of an invite code: 8 characters, or 6 for tables made before; case,
+        spaces and dashes do not matter (the web layer rate-limits the lookups)."""
+        code = "".join(code.split()).replace("-", "").upper()
+        if len(code) not in (CODE_LENGTH, 6) or not set(code) <= set(_CODE_ALPHABET):
+            return None
         if code in self._codes:
             return self._codes[code]
         row = await asyncio.to_thread(self.store.by_code, code)
@@ -153,7 +188,12 @@ class Hub:
             seats=[s.to_store() for s in built], host=you, public=public,
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
             version=0, result=None, created_at=time.time(), finished_at=None)
-        await self.store.write(Store.op_create(row))
+        try:
+            await self.store.write(Store.op_create(row))
+        except Exception as exc:  # not stored: no table, no token
+            log.error("table %s not created: %s", row.id, self.store.reason(exc))
+            raise TableError("storage", "the table could not be saved; try again later"
+                             ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
@@ -162,7 +202,7 @@ class Hub:
 
     def _new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self._codes:
                 return code  # the DB's unique constraint catches a clash with an old table
 
@@ -172,22 +212,75 @@ class Hub:
         return [t.info() for t in self.tables.values()
                 if t.public and t.status == "waiting"]
 
-    async def history(self, limit: int = 50) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.store.finished, limit)
+    async def history(self, limit: int = 50,
+                      seats: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+        """The latest finished public games, and the visitor's own: ``seats`` maps table ids
+        to the seat tokens the visitor holds there (a private game is shown only to a holder
+        of one of its seats)."""
+        now = time.monotonic()
+        if self._public_history is None or now - self._public_history[0] > self.history_ttl:
+            # one scan serves every lobby polling within history_ttl seconds
+            self._public_history = (now, await asyncio.to_thread(self._public_rows, limit))
+        rows = {r.id: r for r in self._public_history[1]}
+        for table_id, token in list((seats or {}).items())[:limit]:
+            row = await self._finished_row(table_id)
+            if row is not None and (row.public or hash_token(token) in
+                                    {s.get("token_hash") for s in row.seats}):
+                rows[row.id] = row
+        newest = sorted(rows.values(), key=lambda r: (-(r.finished_at or 0.0), r.id))[:limit]
         return [{"id": r.id, "code": r.code, "variant": r.variant,
                  "players": [s.get("name") or s["kind"] for s in r.seats],
-                 "result": r.result, "finished_at": r.finished_at,
-                 "created_at": r.created_at} for r in rows]
+                 "status": r.status, "result": r.result, "finished_at": r.finished_at,
+                 "created_at": r.created_at} for r in newest]
+
+    def _public_rows(self, limit: int, pages: int = 5) -> list[TableRow]:
+        # The store lists every finished game, most of them private quick games: page back
+        # until there are `limit` public ones (or a few pages were seen).
+        out: list[TableRow] = []
+        before: float | None = None
+        for _ in range(pages):
+            rows = self.store.finished(4 * limit, before)
+            out += [r for r in rows if r.public]
+            if len(out) >= limit or len(rows) < 4 * limit or rows[-1].finished_at is None:
+                break
+            before = rows[-1].finished_at
+        return out[:limit]
+
+    async def _finished_row(self, table_id: str) -> TableRow | None:
+        """A finished table's row, cached: a table neither live nor waiting never changes."""
+        live = self.tables.get(table_id)
+        if live is not None and live.status not in ("finished", "abandoned"):
+            return None
+        if table_id in self._finished:
+            return self._finished[table_id]
+        try:
+            row = await asyncio.to_thread(self.store.get, table_id)
+        except Exception:  # damaged or unreadable: left out of the list, not an error
+            return None
+        if row is not None and row.status not in ("finished", "expired", "abandoned"):
+            return None  # still being played (e.g. its finish is being stored): ask again
+        if len(self._finished) >= 10_000:
+            self._finished.pop(next(iter(self._finished)))  # the oldest entry
+        self._finished[table_id] = row if row is not None and row.status in (
+            "finished", "abandoned") else None
+        return self._finished[table_id]
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """The game record of a finished game (never of a running one: it holds the seed)."""
         row = await asyncio.to_thread(self.store.get, table_id)
         if row is None:
             raise TableError("not_found", "no such table")
-        if row.status != "finished":
+        if row.status not in ("finished", "abandoned"):  # an abandoned game never goes on
             raise TableError("not_finished", "the record is available when the game is over")
-        evs = await asyncio.to_thread(self.store.events, table_id)
-        match = await asyncio.to_thread(restore_match, row, evs)
+        if table_id in self.damaged:
+            raise _unavailable(self.damaged[table_id])
+        try:
+            evs = await asyncio.to_thread(self.store.events, table_id)
+            match = await asyncio.to_thread(restore_match, row, evs)
+        except DamagedTableError as exc:
+            log.error("table %s cannot be replayed: %s", table_id, exc.reason)
+            self.damaged[table_id] = exc.reason
+            raise _unavailable(exc.reason) from None
         rec = match.to_record()
         rec["players"] = [s.get("name") or s["kind"] for s in row.seats]
         return rec
@@ -196,6 +289,11 @@ class Hub:
         """Every position of a finished game with all hands open, for the replay viewer."""
         rec = await self.record(table_id)
         return await asyncio.to_thread(_frames, rec)
+
+
+def _unavailable(reason: str) -> TableError:
+    return TableError("unavailable", f"this table's stored data is damaged ({reason}); "
+                      "it cannot be played or shown")
 
 
 def _frames(rec: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ try:  # orjson is several times faster at both ends; the stdlib is the fallback
 except ImportError:  # pragma: no cover - depends on the installation
     orjson = None  # type: ignore[assignment]
 
-from ..cards import Card
+from ..cards import ALL_CARDS, Card
 from ..deal import Deal
 from ..match import Match
 from ..rules import Declaration
@@ -25,6 +25,7 @@ __all__ = [
     "PRIVATE_KEYS",
     "PROTOCOL",
     "ProtocolError",
+    "action_for",
     "apply_delta",
     "deal_summary",
     "dumps",
@@ -132,6 +133,37 @@ def event_json(ev: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"e": type(ev).__name__}
     out.update(_plain(ev))
     return out
+
+
+_CARD_NAMES = frozenset(str(c) for c in ALL_CARDS)
+
+
+def _cards_named(value: Any, out: set[str]) -> set[str]:
+    if isinstance(value, str):
+        if value in _CARD_NAMES:
+            out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _cards_named(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _cards_named(v, out)
+    return out
+
+
+def action_for(action: str | None, events: list[dict[str, Any]]) -> str | None:
+    """An action's notation as one audience may read it, given the JSON events of that action
+    as this audience sees them (``Deal.events_for``): a card is named only if those events show
+    it to that audience, so ``discard:3o`` is ``discard`` for everyone but the declarer, and an
+    action whose only part is a hidden card is None. Deny by default: what the engine hides
+    from the events is hidden from the action too, whatever the action or event type."""
+    if action is None:
+        return None
+    parts = action.split(":")
+    if not any(p in _CARD_NAMES for p in parts):
+        return action  # bids, trumps, declarations, pass...: no card in the notation
+    shown = _cards_named(events, set())
+    return ":".join(p for p in parts if p not in _CARD_NAMES or p in shown) or None
 
 
 def spectator_deal_json(deal: Deal) -> dict[str, Any]:

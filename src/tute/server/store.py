@@ -10,6 +10,12 @@ update: statement by statement they cost ~150 µs of the writer's time (and GIL)
 The URL is any SQLAlchemy URL: SQLite (the default, a file in the data dir) or PostgreSQL, where
 the plain ``postgresql://`` and ``postgres://`` forms pick the psycopg 3 driver
 (``pip install 'tute[postgres]'``). Errors and logs show URLs with the password masked.
+
+Nothing is acknowledged that is not stored: :meth:`Store.write` returns only after its op's
+transaction committed and raises otherwise. Reads never trust a row: one
+that cannot be decoded raises :class:`DamagedTableError` for that table alone (or is skipped by
+the listings), so one bad row cannot stop the server. One server per SQLite file: it holds an
+exclusive lock on ``<file>.lock`` beside it while open.
 """
 
 from __future__ import annotations
@@ -17,13 +23,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import queue
 import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -42,21 +51,43 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.pool import NullPool
 
 from ..errors import TuteError
 
-__all__ = ["EventRow", "StorageError", "Store", "TableRow", "database_url", "mask_url",
-           "normalize_url"]
+try:
+    import fcntl
+except ImportError:  # not on Windows: no lock there
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["DamagedTableError", "EventRow", "StorageError", "Store", "TableRow",
+           "database_url", "mask_url", "normalize_url"]
+
+log = logging.getLogger("tute.server")
 
 
 class StorageError(TuteError):
-    """The database cannot be used: a bad URL, a missing driver or a server that refuses us.
-    The message names the URL with its password masked."""
+    """The database cannot be used: a bad URL, a missing driver, a server that refuses us, or a
+    write that did not commit. The message (one line) names the URL with its password
+    masked; it is for logs and the operator, not for players."""
+
+
+class DamagedTableError(StorageError):
+    """One table's stored data cannot be read or replayed: that table is unavailable, the
+    others are not. ``reason`` says what is wrong without quoting the data (it may hold the
+    seed or hidden cards), so it may be shown to players."""
+
+    def __init__(self, table_id: str, reason: str):
+        super().__init__(f"table {table_id} is damaged: {reason}")
+        self.table_id = table_id
+        self.reason = reason
 
 
 def mask_url(url: str | URL) -> str:
@@ -177,10 +208,81 @@ class EventRow:
     at: float = 0.0
 
 
+STATUSES = ("waiting", "playing", "finished", "expired", "abandoned")
+SEAT_KINDS = ("human", "bot", "open")
+_JSON_COLUMNS = ("options", "seats", "result")
+# The JSON columns read as text and decoded row by row (SQLAlchemy's JSON type would decode them
+# while fetching, so one bad value would sink the whole query). PostgreSQL's driver hands over
+# json values already decoded (and the server never stores malformed ones).
+_READ_TABLES = select(*[type_coerce(c, Text).label(c.name) if c.name in _JSON_COLUMNS else c
+                        for c in tables.c])
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _seat_ok(s: Any) -> bool:
+    return (isinstance(s, dict) and s.get("kind") in SEAT_KINDS
+            and isinstance(s.get("name", ""), str)
+            and isinstance(s.get("level") or "", str)
+            and isinstance(s.get("token_hash") or "", str))
+
+
 def _row(r: Any) -> TableRow:
-    return TableRow(r.id, r.code, r.variant, dict(r.options), int(r.seed), r.first_dealer,
-                    list(r.seats), r.host, bool(r.public), r.status, r.version, r.result,
-                    r.created_at, r.finished_at)
+    """Decode and check one table row; :class:`DamagedTableError` says which field is bad."""
+    tid = str(r.id)
+
+    def field(name: str, decode: Callable[[Any], Any], ok: Callable[[Any], bool]) -> Any:
+        try:
+            value = decode(getattr(r, name))
+            good = ok(value)
+        except (ValueError, TypeError):  # JSONDecodeError is a ValueError
+            good = False
+        if not good:
+            raise DamagedTableError(tid, f"its stored {name} cannot be read")
+        return value
+
+    def same(v: Any) -> Any:
+        return v
+
+    def seed(v: Any) -> int:
+        if not (isinstance(v, str) and v.isascii() and v.isdigit()):
+            raise ValueError(v)
+        return int(v)
+
+    return TableRow(
+        id=tid,
+        code=field("code", same, lambda v: isinstance(v, str)),
+        variant=field("variant", same, lambda v: isinstance(v, str)),
+        options=field("options", _json, lambda v: isinstance(v, dict)),
+        seed=field("seed", seed, lambda v: 0 <= v < 2**64),
+        first_dealer=field("first_dealer", same, lambda v: v is None or _is_int(v)),
+        seats=field("seats", _json,
+                    lambda v: isinstance(v, list) and all(map(_seat_ok, v))),
+        host=field("host", same, lambda v: v is None or _is_int(v)),
+        public=bool(r.public),
+        status=field("status", same, lambda v: v in STATUSES),
+        version=field("version", same, lambda v: _is_int(v) and v >= 0),
+        result=field("result", _json, lambda v: v is None or isinstance(v, dict)),
+        created_at=field("created_at", same, _is_num),
+        finished_at=field("finished_at", same, lambda v: v is None or _is_num(v)),
+    )
+
+
+def _event(table_id: str, r: Any) -> EventRow:
+    if not (_is_int(r.version) and r.kind in ("action", "seat") and isinstance(r.data, str)
+            and (r.seat is None or _is_int(r.seat)) and _is_num(r.at)):
+        raise DamagedTableError(table_id, f"its stored event {r.version!r} cannot be read")
+    return EventRow(r.version, r.kind, r.seat, r.data, r.at)
 
 
 Op = Callable[[Connection], Any]
@@ -260,13 +362,19 @@ def _run_batch(conn: Connection, ops: list[Op]) -> list[Any]:
 class Store:
     """Synchronous storage API plus an async, batching writer (:meth:`write`).
 
-    Opening connects and creates the tables if missing; :class:`StorageError` says why not."""
+    Opening connects and creates the tables if missing; :class:`StorageError` says why not
+    (also: another server holds the SQLite file, or the database is not tute's)."""
 
     def __init__(self, url: str):
         u = database_url(url)
         self.url = mask_url(url)  # for logs: never the password
+        self._password = u.password
         kwargs: dict[str, Any] = {}
         sqlite = u.get_backend_name() == "sqlite"
+        self._lock: Path | None = None
+        if sqlite and u.database and u.database != ":memory:" and not u.database.startswith(
+                "file:"):
+            self._lock = _lock_sqlite(Path(u.database))
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
@@ -278,13 +386,15 @@ class Store:
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
+            self._check_schema(sqlite)
             metadata.create_all(self.engine)
-        except DBAPIError as exc:
+        except (DBAPIError, StorageError) as exc:
             self.engine.dispose()
-            reason = " ".join(str(exc.orig or exc).split())
-            if u.password:
-                reason = reason.replace(u.password, "***")
-            raise StorageError(f"cannot open the database {self.url}: {reason}") from None
+            self._unlock()
+            if isinstance(exc, StorageError):
+                raise
+            raise StorageError(f"cannot open the database {self.url}: {self.reason(exc)}"
+                               ) from None
         self._q: queue.SimpleQueue[tuple[Op, asyncio.Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
@@ -302,12 +412,69 @@ class Store:
             self._thread.join(timeout=10)
             self._thread = None
         self.engine.dispose()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            _unlock_sqlite(self._lock)
+            self._lock = None
+
+    def reason(self, exc: BaseException) -> str:
+        """``exc`` in one line, the password masked."""
+        orig = exc.orig if isinstance(exc, DBAPIError) else None
+        reason = " ".join(str(orig or exc).split()) or type(exc).__name__
+        return reason.replace(self._password, "***") if self._password else reason
+
+    def _check_schema(self, sqlite: bool) -> None:
+        """Refuse a database that is not tute's: a SQLite file of another program (its tables
+        and none of ours), or tables named like ours without our columns."""
+        # SQLite: looked at through a plain engine first, so that a refused file is left as it
+        # was (our connections switch it to WAL)
+        probe = create_engine(self.engine.url, poolclass=NullPool) if sqlite else self.engine
+        try:
+            self._check_tables(probe, sqlite)
+        finally:
+            if sqlite:
+                probe.dispose()
+
+    def _check_tables(self, engine: Engine, sqlite: bool) -> None:
+        with engine.connect() as conn:
+            insp = inspect(conn)
+            names = set(insp.get_table_names())
+            ours = {t.name for t in (tables, events)}
+            if sqlite and names and not names & ours:
+                raise StorageError(
+                    f"the database {self.url} is not a tute database (it has other tables: "
+                    f"{', '.join(sorted(names)[:5])}); give tute a file of its own")
+            for t in (tables, events):
+                if t.name in names:
+                    have = {c["name"] for c in insp.get_columns(t.name)}
+                    if missing := [c.name for c in t.c if c.name not in have]:
+                        raise StorageError(
+                            f"the database {self.url} has a table {t.name} that is not tute's "
+                            f"(no column {', '.join(missing)})")
 
     async def write(self, op: Op) -> Any:
-        """Run ``op`` in a committed transaction; returns once it is durable."""
+        """Run ``op`` in a committed transaction; returns once it is durable. Raises the
+        error (the database driver's, through SQLAlchemy) when it did not commit."""
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._q.put((op, fut))
         return await fut
+
+    async def committed(self, table_id: str, version: int) -> bool:
+        """After a failed write: whether the table reached ``version`` all the same (a commit
+        that landed but reported an error, e.g. a connection lost during COMMIT). False when
+        that cannot be read either."""
+        try:
+            row = await asyncio.to_thread(self._version, table_id)
+        except Exception:
+            return False
+        return row == version
+
+    def _version(self, table_id: str) -> int | None:
+        with self.engine.connect() as conn:
+            v = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+        return v if _is_int(v) else None
 
     def _writer(self) -> None:
         while True:
@@ -325,6 +492,8 @@ class Store:
                     break
                 batch.append(nxt)
             results: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+            # A result counts only once the ``with`` block has exited: that is the COMMIT, and
+            # it can fail (a full disk) after every statement succeeded.
             try:
                 with self.engine.begin() as conn:
                     values = _run_batch(conn, [op for op, _ in batch])
@@ -338,9 +507,11 @@ class Store:
                 for op, fut in batch:
                     try:
                         with self.engine.begin() as conn:
-                            results.append((fut, op(conn), None))
+                            value = op(conn)
                     except Exception as exc:  # reported to the awaiting caller
                         results.append((fut, None, exc))
+                    else:
+                        results.append((fut, value, None))
             for fut, value, error in results:
                 with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
                     fut.get_loop().call_soon_threadsafe(_settle, fut, value, error)
@@ -365,36 +536,44 @@ class Store:
 
     @staticmethod
     def op_status(table_id: str, status: str) -> Op:
+        ended = {"finished_at": time.time()} if status == "abandoned" else {}  # history order
         def op(conn: Connection) -> None:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status,
+                                                                               **ended))
         return op
 
-    def live_tables(self) -> list[TableRow]:
+    def live_tables(self, damaged: dict[str, str] | None = None) -> list[TableRow]:
+        """The unfinished tables. A row that cannot be read is left out (and logged); its id
+        and reason go into ``damaged`` if given."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables).where(
+            rows = conn.execute(_READ_TABLES.where(
                 tables.c.status.in_(("waiting", "playing")))).all()
-        return [_row(r) for r in rows]
+        return _rows(rows, damaged)
 
     def get(self, table_id: str) -> TableRow | None:
+        """The table's row; :class:`DamagedTableError` if it cannot be read."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+            r = conn.execute(_READ_TABLES.where(tables.c.id == table_id)).first()
         return None if r is None else _row(r)
 
     def by_code(self, code: str) -> TableRow | None:
         with self.engine.connect() as conn:
-            r = conn.execute(select(tables).where(tables.c.code == code)).first()
+            r = conn.execute(_READ_TABLES.where(tables.c.code == code)).first()
         return None if r is None else _row(r)
 
     def events(self, table_id: str) -> list[EventRow]:
+        """The table's event log in version order; :class:`DamagedTableError` if an event
+        cannot be read."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(events.c.version, events.c.kind, events.c.seat,
                                        events.c.data, events.c.at)
                                 .where(events.c.table_id == table_id)
                                 .order_by(events.c.version)).all()
-        return [EventRow(r.version, r.kind, r.seat, r.data, r.at) for r in rows]
+        return [_event(table_id, r) for r in rows]
 
     def finished(self, limit: int = 50, before: float | None = None) -> list[TableRow]:
-        q = select(tables).where(tables.c.status == "finished")
+        """The newest finished games; rows that cannot be read are skipped (and logged)."""
+        q = _READ_TABLES.where(tables.c.status.in_(("finished", "abandoned")))
         if before is not None:
             q = q.where(and_(tables.c.finished_at < before))
         newest = tables.c.finished_at.desc()
@@ -402,7 +581,68 @@ class Store:
             newest = newest.nulls_last()  # (SQLite only knows NULLS LAST since 3.30)
         q = q.order_by(newest, tables.c.id).limit(limit)
         with self.engine.connect() as conn:
-            return [_row(r) for r in conn.execute(q).all()]
+            return _rows(conn.execute(q).all())
+
+
+def _rows(rows: Any, damaged: dict[str, str] | None = None) -> list[TableRow]:
+    out = []
+    for r in rows:
+        try:
+            out.append(_row(r))
+        except DamagedTableError as exc:
+            log.error("%s; skipped", exc)
+            if damaged is not None:
+                damaged[exc.table_id] = exc.reason
+    return out
+
+
+def _lock_sqlite(db: Path) -> Path:
+    """Take the exclusive lock of SQLite file ``db`` (``<db>.lock``, which names its holder's
+    pid) for this process. A process may open one file more than once (tests restart an app
+    while the old one is still open): the lock is counted, not taken again."""
+    db = db.resolve()
+    path = db.with_name(db.name + ".lock")
+    with _LOCKS_GUARD:
+        held = _LOCKS.get(path)
+        if held is not None:
+            _LOCKS[path] = (held[0], held[1] + 1)
+            return path
+        if fcntl is None:
+            return path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            f = path.open("a+")
+        except OSError as exc:
+            raise StorageError(f"cannot open the lock file {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.seek(0)
+            pid = f.read().strip()[:20] or "unknown"
+            f.close()
+            raise StorageError(f"another tute server is using data folder {path.parent} "
+                               f"(pid {pid})") from None
+        f.truncate(0)
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        _LOCKS[path] = (f, 1)
+    return path
+
+
+def _unlock_sqlite(path: Path) -> None:
+    with _LOCKS_GUARD:
+        held = _LOCKS.pop(path, None)
+        if held is None:
+            return
+        f, n = held
+        if n > 1:
+            _LOCKS[path] = (f, n - 1)
+        else:
+            f.close()  # closing the file releases the lock; the file stays (harmless)
+
+
+_LOCKS: dict[Path, tuple[IO[str], int]] = {}
+_LOCKS_GUARD = threading.Lock()
 
 
 def _settle(fut: asyncio.Future[Any], value: Any, exc: BaseException | None) -> None:
@@ -422,6 +662,13 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=FULL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+    # Invalid UTF-8 in a text column (a flipped bit) becomes U+FFFD, which the row's checks
+    # then refuse, instead of an error that fails the whole query.
+    dbapi_conn.text_factory = _lenient_text
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def dumps(obj: Any) -> str:

@@ -33,6 +33,7 @@ from ..events import Event
 from ..match import Match
 from .protocol import (
     PROTOCOL,
+    action_for,
     dumps,
     event_json,
     private_deal_json,
@@ -40,7 +41,7 @@ from .protocol import (
     state_delta,
     with_private,
 )
-from .store import Store, TableRow
+from .store import DamagedTableError, Store, TableRow
 from .store import dumps as store_dumps
 
 __all__ = ["Client", "Seat", "Table", "TableConfig", "TableError"]
@@ -64,9 +65,12 @@ class TableConfig:
     client_queue: int = 512  # outbound messages buffered per connection before it is dropped
     rate: float = 8.0  # intents per second per connection (token bucket refill)
     burst: int = 24
-    max_clients: int = 64  # connections per table
+    max_spectators: int = 48  # spectator connections per table (seat holders: always let in)
+    spectators_per_address: int = 8  # spectator connections per table from one address
+    seat_clients: int = 4  # connections per seat; a newer one replaces the oldest
     linger: float = 30.0  # seconds an idle finished table stays in memory
     waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
+    abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
 
 
 class TableError(Exception):
@@ -93,8 +97,11 @@ class Client:
     off (its queue fills) instead of slowing the table down.
     """
 
-    def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24):
+    def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24,
+                 address: str = ""):
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize)
+        self.address = address  # the client's address key: spectator caps count per address
+        self.opened = time.monotonic()
         self.seat: int | None = None
         self.table: Table | None = None
         self.closed = False
@@ -196,6 +203,7 @@ class Table:
         self._idle: asyncio.TimerHandle | None = None
         self._on_idle = on_idle
         self._expiry: asyncio.TimerHandle | None = None
+        self._humans_gone_at: float | None = None  # wall clock; see _check_expiry
         self._idle_since = time.time() if idle_since is None else idle_since  # wall clock
         # The state as last sent: the public part, and per seat with connections its private
         # part (None: no connection saw it; rebuilt on connect). Deltas are diffs of these.
@@ -297,8 +305,23 @@ class Table:
             seat = self.find_seat(token)
             if seat is None:
                 raise TableError("bad_token", "this token does not hold a seat at this table")
-        if len(self._all_clients()) >= self.config.max_clients:
-            raise TableError("table_full", "too many connections to this table")
+        if seat is None:
+            # Spectators have caps of their own, so that however many watch, a seat holder is
+            # always let in (they once filled the table and locked the players out).
+            if len(self.spectators) >= self.config.max_spectators:
+                raise TableError("table_full", "too many spectators at this table")
+            if sum(c.address == client.address for c in self.spectators) >= \
+                    self.config.spectators_per_address:
+                raise TableError("table_full", "too many spectators from your address here")
+        elif len(self.seats[seat].clients) >= self.config.seat_clients:
+            # a token opening tab after tab: the newest connection wins, the oldest goes
+            held = self.seats[seat].clients
+            oldest = min(held, key=lambda c: c.opened)
+            held.discard(oldest)
+            # fatal, so that the page it belongs to does not reconnect and push out another
+            oldest.send({"type": "error", "code": "replaced", "fatal": True,
+                         "reason": "this seat was opened in another window"})
+            oldest.close("replaced by a newer connection to this seat")
         client.seat = seat
         client.table = self
         if self._idle:
@@ -330,6 +353,7 @@ class Table:
         client.send(welcome)
         if changed:
             self._broadcast_seats()
+        self._check_expiry()  # a human is back (no abandoning), or only a spectator came
 
     async def disconnect(self, client: Client) -> None:
         client.closed = True
@@ -348,18 +372,34 @@ class Table:
 
     def _check_expiry(self) -> None:
         """A table still waiting for players with nobody connected expires ``waiting_ttl``
-        seconds after the last seat change or departure (it was forgotten)."""
+        seconds after the last seat change or departure (it was forgotten). A started table
+        whose humans have all been gone for ``abandon_after`` seconds is abandoned (spectators
+        do not keep it: its bots would play on for nobody, and come back at every restart)."""
         if self._expiry:
             self._expiry.cancel()
             self._expiry = None
-        if self.status != "waiting" or self._all_clients() or self.config.waiting_ttl <= 0:
+        if self.status == "playing":
+            if any(s.clients for s in self.seats if s.kind == "human"):
+                self._humans_gone_at = None
+                return
+            if self._humans_gone_at is None:  # they just left (or, restored: the last event)
+                self._humans_gone_at = self._idle_since
+            ttl, since = self.config.abandon_after, self._humans_gone_at
+        else:
+            ttl, since = self.config.waiting_ttl, self._idle_since
+            if self.status != "waiting" or self._all_clients():
+                return
+        if ttl <= 0:
             return
-        delay = max(0.0, self._idle_since + self.config.waiting_ttl - time.time())
+        delay = max(0.0, since + ttl - time.time())
         self._expiry = asyncio.get_running_loop().call_later(
             delay, lambda: self.post(self._expire))
 
     async def _expire(self) -> None:
         self._expiry = None
+        if self.status == "playing":
+            await self._abandon()
+            return
         if self.status != "waiting" or self._all_clients():
             return
         await self.store.write(Store.op_status(self.id, "expired"))
@@ -367,8 +407,31 @@ class Table:
         if self._on_idle:
             self._on_idle(self)
 
+    async def _abandon(self) -> None:
+        """Stop the game: stored as ``abandoned`` (listed in the history, never restored), no
+        bot plays again; a player coming back finds it over."""
+        if any(s.clients for s in self.seats if s.kind == "human"):
+            return
+        try:
+            await self.store.write(Store.op_status(self.id, "abandoned"))
+        except Exception:
+            log.exception("table %s: could not store its abandonment; trying again", self.id)
+            self._expiry = asyncio.get_running_loop().call_later(
+                60.0, lambda: self.post(self._expire))
+            return
+        self.status = "abandoned"
+        for st in self.seats:
+            if st.timer:
+                st.timer.cancel()
+                st.timer = None
+        if self._bot_task:
+            self._bot_task.cancel()
+            self._bot_task = None
+        self._broadcast_seats()  # its status tells the spectators
+        self._check_idle()
+
     def _check_idle(self) -> None:
-        if self.status == "finished" and not self._all_clients() and self._on_idle:
+        if self.status in ("finished", "abandoned") and not self._all_clients() and self._on_idle:
             loop = asyncio.get_running_loop()
             if self._idle:
                 self._idle.cancel()
@@ -386,8 +449,11 @@ class Table:
         return [self._update_json(u, seat) for u in self.history if u.v > since]
 
     def _update_json(self, u: _Update, seat: int | None) -> dict[str, Any]:
-        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action,
-                "events": self._events_json(u, seat)}
+        """The update as ``seat`` (None: a spectator) saw it: its events and its action are
+        both that audience's copy (see :func:`action_for`)."""
+        evs = self._events_json(u, seat)
+        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": action_for(u.action, evs),
+                "events": evs}
 
     def _events_json(self, u: _Update, seat: int | None) -> list[dict[str, Any]]:
         """The update's engine events as ``seat`` (None: a spectator) may see them."""
@@ -476,10 +542,16 @@ class Table:
                 self.id, v, "action", seat, str(act),
                 status="finished" if over else None,
                 result=self.match.result().to_json() if over else None))
-        except Exception:
-            log.exception("table %s: could not store action %s", self.id, act)
-            self.match = await asyncio.to_thread(self._reload_match)  # back to what is stored
-            raise TableError("storage", "the action could not be saved; try again") from None
+        except Exception as exc:
+            if not await self.store.committed(self.id, v):
+                # Not stored: nothing is broadcast and the match goes back to the stored
+                # version, so the next try (or a restart) continues from there, without a gap.
+                log.error("table %s: action %s not stored: %s", self.id, act,
+                          self.store.reason(exc))
+                self.match = await asyncio.to_thread(self._reload_match)
+                if self.seats[seat].bot_plays:  # nobody will send it again: the bot retries
+                    asyncio.get_running_loop().call_later(_STORAGE_RETRY, self._kick)
+                raise TableError("storage", "the action could not be saved; try again") from None
         self.v = v
         if over:
             self.status = "finished"
@@ -495,10 +567,12 @@ class Table:
         self._kick()
 
     def _reload_match(self) -> Match:
+        """The match without its last action, the one that could not be stored: replayed from
+        memory (the store may be unreadable too), which held the stored state before it."""
+        actions = [a for d in self.match.deals for a in d.actions]
         m = new_match(self.row)
-        for e in self.store.events(self.id):
-            if e.kind == "action":
-                m.apply(e.data)
+        for a in actions[:-1]:
+            m.apply(a)
         return m
 
     def _broadcast_update(self, u: _Update, ref: str | None) -> None:
@@ -513,7 +587,9 @@ class Table:
         hides = self._hides(u)
         shared = self._events_json(u, None)
         deal = self.match.deal
-        head = {"type": "update", "v": u.v, "kind": u.kind, "seat": u.seat, "action": u.action}
+        # the action is rendered from each audience's events: it hides what they hide
+        head = {"type": "update", "v": u.v, "kind": u.kind, "seat": u.seat,
+                "action": action_for(u.action, shared)}
         if self.spectators:
             text = dumps({**head, "events": shared, "delta": pub_delta})
             for c in self.spectators:
@@ -529,8 +605,12 @@ class Table:
             delta = pub_delta
             if mine:
                 delta = {**pub_delta, "deal": {**pub_delta.get("deal", {}), **mine}}
-            msg = {**head, "events": self._events_json(u, seat) if hides else shared,
-                   "delta": delta}
+            if hides:
+                evs = self._events_json(u, seat)
+                msg = {**head, "action": action_for(u.action, evs), "events": evs,
+                       "delta": delta}
+            else:
+                msg = {**head, "events": shared, "delta": delta}
             text = dumps(msg)
             echo = None
             if ref is not None and seat == u.seat:
@@ -577,10 +657,17 @@ class Table:
             seats[i] = s
         status = "playing" if all(s.kind != "open" for s in seats) else "waiting"
         v = self.v + 1
-        await self.store.write(Store.op_event(
-            self.id, v, "seat", None,
-            store_dumps({str(i): s.to_store() for i, s in changes.items()}),
-            status=status, seats=[s.to_store() for s in seats]))
+        try:
+            await self.store.write(Store.op_event(
+                self.id, v, "seat", None,
+                store_dumps({str(i): s.to_store() for i, s in changes.items()}),
+                status=status, seats=[s.to_store() for s in seats]))
+        except Exception as exc:
+            if not await self.store.committed(self.id, v):  # not stored: nothing changes
+                log.error("table %s: seat change not stored: %s", self.id,
+                          self.store.reason(exc))
+                raise TableError("storage", "the seat change could not be saved; try again"
+                                 ) from None
         self.seats = seats
         self.v = v
         self.history.append(_Update(v, "seat", None, None, ()))
@@ -647,8 +734,9 @@ class Table:
 
     async def _bot_move(self, seat: int, v: int, action: str) -> None:
         self._bot_task = None
-        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat:
-            self._kick()  # the table moved on (the player came back, or acted)
+        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat or (
+                self.status != "playing"):
+            self._kick()  # the table moved on (the player came back, or acted, or it stopped)
             return
         try:
             await self._accept(seat, action)
@@ -669,15 +757,41 @@ class Table:
         return bot
 
 
+_STORAGE_RETRY = 2.0  # seconds before a bot tries again a move that could not be stored
+
+
 def new_match(row: TableRow) -> Match:
     return Match.new(row.variant, seed=row.seed, options=row.options,
                      first_dealer=row.first_dealer)
 
 
 def restore_match(row: TableRow, events: list[Any]) -> Match:
-    """Rebuild a table's match by replaying its stored actions through the core."""
-    m = new_match(row)
+    """Rebuild a table's match by replaying its stored actions through the core, checking the
+    row against the log: versions 1..n with n the row's version, every action legal, the seats
+    and status those of the match. :class:`DamagedTableError` says what does not fit."""
+    def damaged(reason: str) -> DamagedTableError:
+        return DamagedTableError(row.id, reason)
+
+    try:
+        m = new_match(row)
+    except Exception:  # TuteError, or whatever odd options make the core raise
+        raise damaged("its variant, options, seed or first dealer are not valid") from None
+    if [e.version for e in events] != list(range(1, len(events) + 1)):
+        raise damaged("its event log has gaps")
+    if len(events) != row.version:
+        raise damaged(f"it is at version {row.version} but its event log ends at version "
+                      f"{len(events)}")
+    if len(row.seats) != (n := m.variant.seat_count(m.options)):
+        raise damaged(f"it has {len(row.seats)} seats, its game {n}")
     for e in events:
         if e.kind == "action":
-            m.apply(e.data)
+            try:
+                m.apply(e.data)
+            except Exception:
+                raise damaged(f"its event {e.version} cannot be replayed") from None
+    is_open = any(s["kind"] == "open" for s in row.seats)
+    expected = "finished" if m.is_over() else "waiting" if is_open else "playing"
+    stopped = {("expired", "waiting"), ("abandoned", "playing")}  # stored stops, not logged
+    if row.status != expected and (row.status, expected) not in stopped:
+        raise damaged(f"it is stored as {row.status}, its event log says {expected}")
     return m

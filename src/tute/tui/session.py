@@ -1,12 +1,20 @@
 """The table logic of the terminal game, free of any widget: one human seat, bots in the
 others, a :class:`~tute.match.Match`, and everything the screen shows as plain strings.
 
-Keeping this apart from Textual lets the tests and other front ends drive it directly.
+Keeping this apart from Textual lets the tests and other front ends (the ``--plain`` game)
+drive it directly. Every game is described from the engine's public data — ``match.goal()``,
+``deal.result()``, the seat's view — so a new game needs words, not new branches here.
+
+Keys at the table: cards by their number (``1``–``9``, ``0`` the tenth; with more than ten
+cards ``1`` waits for a second digit: ``1 2`` is the twelfth, ``1 Enter`` the first); other
+actions by the letter on their button, ``p`` always passing; a long list (the subastado's
+bids) comes in pages turned with ``<``/``>`` or PageUp/PageDown.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,17 +36,35 @@ from ..bots import Bot, make_bot
 from ..cards import Card
 from ..deal import Deal, DealResult, SeatView
 from ..errors import TuteError
-from ..events import CardPlayed, Declared, Exchanged, TrickTaken
+from ..events import (
+    AuctionWon,
+    BidMade,
+    CardPlayed,
+    Declared,
+    Discarded,
+    Exchanged,
+    Passed,
+    RenuncioClaimed,
+    ThrownIn,
+    TookOver,
+    TrickTaken,
+    TrumpNamed,
+)
 from ..i18n import reason, suit_name, tr
 from ..match import Match
 from ..rules import Declaration
 from ..shuffle import derive_seed
 from ..variants import Variant
 
-__all__ = ["ACTION_KEYS", "Outcome", "Replay", "Session", "action_label", "opponent_names"]
+__all__ = ["ACTION_KEYS", "PAGE_KEYS", "Goal", "Outcome", "Replay", "Session", "SheetRow",
+           "action_label", "card_key", "goal_of", "opponent_names", "tally_text"]
 
-#: Keys given, in order, to the non-card actions on offer (pass is always ``p``).
-ACTION_KEYS = "abcdefijklmnorstvwxyz"
+#: Letters given, page by page, to the non-card actions (pass is always ``p``). The other
+#: letters are the table's commands: a anotador, g save, h help, q quit, u previous trick.
+ACTION_KEYS = "bcdefijklmnorstvwxyz"
+#: Keys that turn the page of a long action list: back, forward.
+PAGE_KEYS = (("<", "less_than_sign", "pageup", "comma"),
+             (">", "greater_than_sign", "pagedown", "full_stop"))
 _BOT_SEED_INDEX = 5_000_000
 
 
@@ -48,6 +74,93 @@ class Outcome:
 
     applied: Action | None = None
     message: str = ""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """The match's goal (``match.goal()``) read for the screen.
+
+    ``tally`` says what the score sheet counts: ``games``, ``cotos`` (games are partidas
+    inside cotos), ``losses`` or ``balance``; ``deals`` is the fixed number of deals, if any.
+    """
+
+    key: str
+    params: Mapping[str, int]
+    tally: str
+    deals: int | None
+    english: str
+
+    def text(self, lang: str) -> str:
+        return self.english if not self.key else tr(lang, self.key, **self.params)
+
+
+# The engine states the goal in English; each pattern names its words and what it counts.
+_GOALS: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
+    (re.compile(p), key, names, tally) for p, key, names, tally in [
+        (r"^(\d+) partidas per coto, first to (\d+) cotos$", "goal_cotos", ("p", "c"), "cotos"),
+        (r"^first to (\d+) games$", "goal_games", ("n",), "games"),
+        (r"^series of (\d+) deals$", "goal_series", ("n",), "games"),
+        (r"^until someone loses (\d+) games; fewest losses wins$", "goal_losses", ("n",),
+         "losses"),
+        (r"^(\d+) deals; highest balance wins$", "goal_deals_balance", ("n",), "balance"),
+        (r"^first balance to (\d+)$", "goal_balance", ("n",), "balance"),
+    ]]
+
+
+def goal_of(match: Match) -> Goal:
+    """The goal of ``match`` as words and as what the score sheet counts."""
+    english = match.goal()
+    for pattern, key, names, tally in _GOALS:
+        m = pattern.match(english)
+        if m:
+            params = {n: int(v) for n, v in zip(names, m.groups(), strict=True)}
+            fixed = params["n"] if key in ("goal_series", "goal_deals_balance") else None
+            return Goal(key, params, tally, fixed, english)
+    balance = "balance" in english
+    return Goal("", {}, "balance" if balance else "losses" if "loses" in english else "games",
+                None, english)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One deal on the score sheet: its number, each side's points, what it gave, and each
+    side's running tally after it (games, partidas, lost games or balance)."""
+
+    label: str
+    points: tuple[str, ...]
+    note: str
+    tally: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    index: int  # the deal's position in match.deals
+    result: DealResult
+    games: tuple[int, ...]
+    cotos: tuple[int, ...]
+    losses: tuple[int, ...]
+    balances: tuple[int, ...]
+
+
+def _snapshot(match: Match, index: int) -> _Snapshot:
+    return _Snapshot(index, match.deals[index].result(), tuple(match.games), tuple(match.cotos),
+                     tuple(match.losses), tuple(match.balances))
+
+
+def _history(match: Match) -> list[_Snapshot]:
+    """The tallies after every finished deal of ``match``, by playing its actions again on a
+    fresh match (a loaded match knows its deals, not the score after each)."""
+    fresh = Match.new(match.variant, seed=match.seed, options=match.options,
+                      first_dealer=match.first_dealer)
+    out: list[_Snapshot] = []
+    for k, deal in enumerate(match.deals):
+        for _ in range(match.misdeals_before[k]):
+            fresh.misdeal()
+        for action in deal.actions:
+            fresh.apply(action)
+        if fresh.deals[k].is_over():
+            out.append(_snapshot(fresh, k))
+    return out
 
 
 def opponent_names(opponents: str | Sequence[str] | None, seats: int) -> list[str]:
@@ -95,12 +208,38 @@ def declaration_name(lang: str, d: Declaration) -> str:
     return tr(lang, d.kind)
 
 
+def card_key(i: int, n: int) -> str:
+    """What to type for the ``i``-th card (1-based) of a hand of ``n``: one digit up to ten
+    cards (``0`` the tenth), the card's number beyond."""
+    return str(i % 10) if n <= 10 else str(i)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n).replace("-", "−")
+
+
+def tally_text(lang: str, match: Match, names: Sequence[str], goal: Goal | None = None) -> str:
+    """The match score in what its game counts: games, partidas and cotos, lost games or the
+    balance, each side called by ``names``."""
+    kind = (goal or goal_of(match)).tally
+    if kind == "losses":
+        return tr(lang, "score_losses", score=" · ".join(
+            f"{names[i]} {n}" for i, n in enumerate(match.losses)))
+    if kind == "balance":
+        return tr(lang, "score_balance", score=" · ".join(
+            f"{names[i]} {_signed(b)}" for i, b in enumerate(match.balances)))
+    score = " · ".join(f"{names[i]} {g}" for i, g in enumerate(match.games))
+    if kind == "cotos":
+        return tr(lang, "score_cotos", score=score, cotos="–".join(str(c) for c in match.cotos))
+    return tr(lang, "score", score=score)
+
+
 class Session:
     """A match with a human at ``human`` and bots at every other seat."""
 
     def __init__(self, match: Match, bots: Mapping[int, Bot], *, human: int = 0,
                  lang: str = "es", save_path: str | Path | None = None,
-                 opponents: Sequence[str] = ()):
+                 opponents: Sequence[str] = (), history: Sequence[_Snapshot] | None = None):
         self.match = match
         self.bots = dict(bots)
         self.human = human
@@ -110,8 +249,16 @@ class Session:
             f"tute-{match.variant.id}-{match.seed}.json")
         self.log: list[str] = []
         self.summary: list[str] | None = None  # shown between deals until acknowledged
+        self.finished: Deal | None = None  # the deal the summary is about
         self.show_previous = False
-        self._seen = len(match.deal.events)
+        self.page = 0  # the page of a long action list
+        self.pending: int | None = None  # the first digit of a two-digit card number
+        self.history: list[_Snapshot] = list(history) if history is not None else (
+            _history(match) if any(d.is_over() for d in match.deals) else [])
+        self.goal = goal_of(match)
+        self._seen = 0
+        if match.deals and not match.is_over():
+            self._collect(match.deal)  # what happened before the first action (arrastrado)
 
     # ---------------------------------------------------------------- construction
 
@@ -162,32 +309,37 @@ class Session:
             return f"{name} {self.t('you_side')}" if side == self.human % 2 else name
         return self.seat_name(side)
 
+    def short_name(self, side: int) -> str:
+        """A side in a column of the score sheet: A, B, or the seat."""
+        if self.match.variant.partnerships:
+            return self.t("side_a_short" if side == 0 else "side_b_short")
+        return self.seat_name(side)
+
     def goal_text(self) -> str:
-        info = self.match.goal_info()
-        kind, n = info["kind"], info.get("n")
-        es = self.lang == "es"
-        if kind == "cotos":
-            p, c = info["partidas"], info["cotos"]
-            return (f"{p} partidas el coto, {c} cotos la partida" if es
-                    else f"{p} partidas a coto, {c} cotos win the match")
-        if kind == "series":
-            return f"serie de {n} manos" if es else f"series of {n} deals"
-        if kind == "losses":
-            return (f"hasta perder {n} juegos" if es
-                    else f"until someone loses {n} games")
-        if kind == "balance":
-            return f"saldo a {n}" if es else f"first balance to {n}"
-        if kind == "balance_deals":
-            return f"{n} manos, gana el mejor saldo" if es else f"{n} deals, best balance wins"
-        return f"a {n} juegos" if es else f"first to {n} games"
+        return self.goal.text(self.lang)
 
     def score_text(self) -> str:
-        m = self.match
-        parts = [f"{self.side_name(i)} {g}" for i, g in enumerate(m.games)]
-        text = " · ".join(parts)
-        if m.game.keeps_cotos and any(m.cotos):
-            text += " · cotos " + "–".join(str(c) for c in m.cotos)
-        return text
+        """The match score in what this game counts (games, partidas and cotos, lost games or
+        the balance)."""
+        names = [self.side_name(i) for i in range(len(self.match.games))]
+        return tally_text(self.lang, self.match, names, self.goal)
+
+    def deal_number(self, index: int) -> int:
+        """The number of the deal at ``index`` of ``match.deals``: where the goal fixes the
+        number of deals, replayed and thrown-in deals do not count."""
+        if self.goal.deals is None:
+            return index + 1
+        return 1 + sum(1 for d in self.match.deals[:index]
+                       if d.is_over() and not _uncounted(d.result()))
+
+    def deal_label(self, index: int | None = None) -> str:
+        """"Mano 3 de 6" when the goal fixes the number of deals, else "Mano 3"."""
+        if index is None:
+            index = next(i for i, d in enumerate(self.match.deals) if d is self.shown_deal)
+        k, total = self.deal_number(index), self.goal.deals
+        if total is None:
+            return self.t("deal_no", k=k)
+        return self.t("deal_of", k=k, n=total) if k <= total else self.t("deal_extra", k=k)
 
     # ---------------------------------------------------------------- state
 
@@ -195,8 +347,13 @@ class Session:
     def deal(self) -> Deal:
         return self.match.deal
 
+    @property
+    def shown_deal(self) -> Deal:
+        """The deal on the table: the finished one while its summary is up, not the next."""
+        return self.finished if self.finished is not None else self.match.deal
+
     def view(self) -> SeatView:
-        return self.deal.view(self.human)
+        return self.shown_deal.view(self.human)
 
     def over(self) -> bool:
         return self.match.is_over() and self.summary is None
@@ -213,28 +370,74 @@ class Session:
     def legal(self) -> list[Action]:
         return self.match.legal_actions() if self.human_to_move() else []
 
-    def action_keys(self) -> list[tuple[str, Action]]:
-        """The non-card actions on offer, each with its key."""
-        out: list[tuple[str, Action]] = []
-        letters = iter(ACTION_KEYS)
+    def playable_cards(self) -> set[Card]:
+        """Cards a card key or click can play now: legal cards, or the widow discards."""
+        out: set[Card] = set()
         for a in self.legal():
             if isinstance(a, Card):
-                continue
-            out.append(("p" if isinstance(a, Pass) else next(letters), a))
+                out.add(a)
+            elif isinstance(a, Discard):
+                out.add(a.card)
         return out
+
+    def _card_action(self, card: Card) -> Action:
+        """A card chosen from the hand: a discard when discarding is what is on offer."""
+        discard = Discard(card)
+        return discard if discard in self.legal() and card not in self.legal() else card
+
+    def _paged_actions(self) -> list[Action]:
+        # discards are chosen from the hand, like cards; pass has its own key
+        return [a for a in self.legal()
+                if not isinstance(a, (Card, Pass, Discard))]
+
+    def pages(self) -> int:
+        return max(1, -(-len(self._paged_actions()) // len(ACTION_KEYS)))
+
+    def action_keys(self) -> list[tuple[str, Action]]:
+        """The non-card actions on this page, each with its key (pass first, always ``p``)."""
+        out: list[tuple[str, Action]] = [("p", a) for a in self.legal() if isinstance(a, Pass)]
+        size = len(ACTION_KEYS)
+        page = min(self.page, self.pages() - 1)
+        shown = self._paged_actions()[page * size:(page + 1) * size]
+        out.extend(zip(ACTION_KEYS, shown, strict=False))
+        return out
+
+    def page_text(self) -> str:
+        """"Bids 1–20 of 36 · < > more" when the list has pages, else ""."""
+        n = len(self._paged_actions())
+        if self.pages() == 1:
+            return ""
+        size = len(ACTION_KEYS)
+        page = min(self.page, self.pages() - 1)
+        return self.t("page", a=page * size + 1, b=min(n, (page + 1) * size), n=n,
+                      p=page + 1, pages=self.pages())
 
     # ---------------------------------------------------------------- input
 
     def press(self, key: str) -> Outcome:
-        """A key pressed at the table: a card number, an action letter or Enter."""
+        """A key pressed at the table: a card number, an action letter, a page key or
+        Enter."""
         if not self.human_to_move():
+            self.pending = None
             return Outcome(message=self.t("wait", who=self.seat_name(self.match.to_move or 0)))
+        hand = self.hand()
+        pending, self.pending = self.pending, None
         if key.isdigit() and len(key) == 1:
-            n = int(key) or 10
-            hand = self.hand()
-            if n > len(hand):
-                return Outcome(message=self.t("no_card_n", n=n, m=len(hand)))
-            return self.play(hand[n - 1])
+            d = int(key)
+            if pending is not None:  # the second digit of a card number
+                return self._nth_card(pending * 10 + d, hand)
+            if len(hand) > 10 and d and 10 * d <= len(hand):  # the 1st or the 1x-th: wait
+                self.pending = d
+                return Outcome(message=self.t("card_pending", d=d, hi=min(len(hand), 10 * d + 9)))
+            return self._nth_card(d or 10, hand)
+        if key == "enter" and pending is not None:
+            return self._nth_card(pending, hand)
+        for step, keys in ((-1, PAGE_KEYS[0]), (1, PAGE_KEYS[1])):
+            if key in keys:
+                if self.pages() == 1:
+                    return Outcome(message=self.t("no_pages"))
+                self.page = (min(self.page, self.pages() - 1) + step) % self.pages()
+                return Outcome()  # the page line above the buttons says where we are
         for k, action in self.action_keys():
             if k == key:
                 return self.play(action)
@@ -244,6 +447,16 @@ class Session:
                 return self.play(legal[0])
             return Outcome(message=self.t("choose"))
         return Outcome(message=self.t("unknown_key", name=key))
+
+    def _nth_card(self, n: int, hand: Sequence[Card]) -> Outcome:
+        if not 1 <= n <= len(hand):
+            return Outcome(message=self.t("no_card_n", n=n, m=len(hand)))
+        return self.play(self._card_action(hand[n - 1]))
+
+    def click_card(self, card: Card) -> Outcome:
+        """A card of the hand clicked: played, or discarded when that is what is on offer."""
+        self.pending = None
+        return self.play(self._card_action(card) if self.human_to_move() else card)
 
     def play(self, action: Action | str) -> Outcome:
         """Apply the human's action, or say (in the UI language) why it is refused."""
@@ -275,30 +488,39 @@ class Session:
 
     def _apply(self, action: Action | str) -> Action:
         deal = self.deal
-        k = len(self.match.deals)
+        index = len(self.match.deals) - 1
         applied = self.match.apply(action)
+        self.page = 0
+        self.pending = None
         self._collect(deal)
         if deal.is_over():
-            self.summary = self._summary(deal, k)
+            self.history.append(_snapshot(self.match, index))
+            self.finished = deal
+            self.summary = self._summary(deal, index)
             self._seen = 0
             if not self.match.is_over():
-                self.log.append(self.t("new_deal", k=len(self.match.deals)))
+                self.log.append(self.t("new_deal", k=self.deal_number(len(self.match.deals) - 1)))
+                self._collect(self.match.deal)
         return applied
 
     def acknowledge(self) -> None:
         """The human has read the deal summary (after the last one, :meth:`over` is true)."""
         self.summary = None
+        self.finished = None
 
     def _collect(self, deal: Deal) -> None:
         events = deal.events_for(self.human)
-        for ev in events[self._seen:]:
-            line = self._event_line(ev)
+        table = deal.view(self.human).table_card is not None
+        for i, ev in enumerate(events[self._seen:], self._seen):
+            before_play = not any(isinstance(e, CardPlayed) for e in events[:i])
+            line = self._event_line(ev, before_play=before_play, table=table)
             if line:
                 self.log.append(line)
         self._seen = len(events)
         del self.log[:-200]
 
-    def _event_line(self, ev: Any) -> str | None:
+    def _event_line(self, ev: Any, *, before_play: bool = False,
+                    table: bool = False) -> str | None:
         def say(key: str, seat: int, **kw: Any) -> str:
             if seat == self.human:  # "you" takes its own verb forms
                 return self.t(key + "_you", **kw)
@@ -310,16 +532,37 @@ class Session:
             return say("wins_trick", ev.winner, p=ev.points)
         if isinstance(ev, Declared):
             return say("declares", ev.seat, what=declaration_name(self.lang, ev.declaration))
-        if isinstance(ev, Exchanged):
-            return say("exchanges", ev.seat, given=str(ev.given), taken=str(ev.taken))
-        return None  # passes and face-down draws are not worth a line
+        if isinstance(ev, Exchanged):  # with the table card (arrastrado) or the upcard
+            return say("exchanges_table" if table else "exchanges", ev.seat,
+                       given=str(ev.given), taken=str(ev.taken))
+        if isinstance(ev, BidMade):
+            return say("bids", ev.seat, points=ev.points)
+        if isinstance(ev, AuctionWon):
+            return say("auction_won", ev.seat, points=ev.points)
+        if isinstance(ev, TookOver):
+            return say("took_over", ev.seat, other=self.seat_name(ev.from_seat),
+                       points=ev.points)
+        if isinstance(ev, TrumpNamed):
+            return say("trump_named", ev.seat, suit=suit_name(self.lang, ev.suit))
+        if isinstance(ev, Discarded):
+            return say("discards", ev.seat, card=str(ev.card) if ev.card else "")
+        if isinstance(ev, ThrownIn):
+            return say("throws_in", ev.seat)
+        if isinstance(ev, RenuncioClaimed):
+            return say("claims_ok" if ev.valid else "claims_bad", ev.seat,
+                       other=self.seat_name(ev.offender) if ev.offender is not None else "")
+        if isinstance(ev, Passed) and before_play:  # in the auction a pass is news
+            return say("passes", ev.seat)
+        return None  # later passes and face-down draws are not worth a line
 
     # ---------------------------------------------------------------- what the screen shows
 
     def info_lines(self) -> list[str]:
         v = self.view()
-        lines = [f"{self.match.variant.name if self.lang == 'es' else self.match.variant.english}"
-                 f" · {self.t('deal_no', k=len(self.match.deals))}"]
+        var = self.match.variant
+        dealer = self.t("dealer", who=self.seat_name(v.dealer))
+        lines = [f"{var.name if self.lang == 'es' else var.english} · {self.deal_label()}"
+                 f" · {dealer}"]
         if v.trump is None:
             trump = self.t("no_trump")
         elif v.trump_card is not None:
@@ -327,14 +570,26 @@ class Session:
         else:
             trump = self.t("trump_plain", suit=suit_name(self.lang, v.trump))
         parts = [trump]
-        if self.match.variant.stock:
+        if v.table_card is not None:
+            parts.append(self.t("table_card", card=str(v.table_card)))
+        if var.stock:
             stock = self.t("stock", n=v.stock_count)
             if v.upcard is not None:
                 stock += f" ({self.t('upcard', card=str(v.upcard))})"
             parts.append(stock)
+        if v.contract is not None:
+            who, bid, taken = v.contract
+            parts.append(self.t("contract", who=self.seat_name(who), bid=bid)
+                         + (self.t("contract_taken") if taken else ""))
+        elif v.auction is not None and v.result is None:
+            high, bidder = v.auction
+            parts.append(self.t("auction_bid", who=self.seat_name(bidder), points=high)
+                         if bidder >= 0 else self.t("auction_none"))
+        if v.carry is not None:
+            parts.append(self.t("carry", pts=" · ".join(
+                f"{self.short_name(i)} {c}" for i, c in enumerate(v.carry))))
         lines.append(" · ".join(parts))
-        lines.append(self.t("score", score=self.score_text()) + " · "
-                     + self.t("goal", goal=self.goal_text()))
+        lines.append(self.score_text() + " · " + self.t("goal", goal=self.goal_text()))
         return lines
 
     def table_lines(self) -> list[str]:
@@ -350,6 +605,9 @@ class Session:
             lines.extend(f"  {self.seat_name(s)}: {c}" for s, c in last.plays(v.seats))
         else:
             lines.append(self.t("trick_empty"))
+        if v.exchanges and not v.tricks:  # the compulsory exchanges, until the first trick
+            lines.append(self.t("exchanges_line", list=", ".join(
+                f"{self.seat_name(s)} {g}→{tk}" for s, g, tk in v.exchanges)))
         if self.show_previous:
             lines.append(self.previous_trick())
         pts = " · ".join(f"{self.side_name(i)} {p}" for i, p in enumerate(v.card_points))
@@ -357,12 +615,14 @@ class Session:
         if v.cantes:
             lines.append(self.t("cantes", list=", ".join(
                 f"{self.seat_name(s)} {declaration_name(self.lang, d)}" for s, d, _p in v.cantes)))
-        if self.match.is_over():
+        if self.match.is_over() or self.finished is not None:
             pass
         elif self.human_to_move():
             lines.append(self.t("your_lead") if not v.trick and any(
                 isinstance(a, Card) for a in self.legal()) else self.t("your_turn"))
         else:
+            if v.result is None and v.hand_sizes[self.human] == 0:  # the idle dealer
+                lines.append(self.t("sitting_out"))
             lines.append(self.t("turn_of", who=self.seat_name(self.match.to_move or 0)))
         return lines
 
@@ -375,27 +635,63 @@ class Session:
         return self.t("previous_trick", n=rec.number, plays=plays,
                       who=self.seat_name(rec.winner), p=rec.points)
 
-    def _summary(self, deal: Deal, k: int) -> list[str]:
-        res: DealResult = deal.result()
-        lines = [self.t("deal_over", k=k)]
-        for i, total in enumerate(res.totals):
-            cantes = sum(res.cantes[i])
-            lines.append(self.t(
-                "totals_line", side=self.side_name(i), total=total, cards=res.card_points[i],
-                cantes=self.t("plus_cantes", n=cantes) if cantes else "",
-                last=self.t("plus_last") if res.last_trick[i] else ""))
-        if res.running is not None and deal.carry is not None:
-            lines.append(" · ".join(f"{self.side_name(i)} Σ {r}" for i, r in
-                                    enumerate(res.running)))
+    def _verdict(self, deal: Deal, res: DealResult) -> list[str]:
+        """What the deal decided, in the terms of its game."""
+        out: list[str] = []
+        if res.claim is not None:
+            claimant, valid, offender = res.claim
+            out.append(self.t("claim_ok" if valid else "claim_bad",
+                              who=self.seat_name(claimant),
+                              other=self.seat_name(offender) if offender is not None else ""))
+        if res.contract is not None:
+            who, bid, _trump, taken = res.contract
+            trump = (self.t("contract_trump", suit=suit_name(self.lang, deal.trump))
+                     if deal.trump is not None else "")
+            side = deal.side_of(who)
+            key = "contract_made" if res.made else "contract_failed"
+            out.append(self.t(key, who=self.seat_name(who), bid=bid, trump=trump,
+                              total=res.totals[side])
+                       + (self.t("contract_taken") if taken else ""))
         if res.reason == "tute" and res.winner is not None:
-            lines.append(self.t("deal_tute", who=self.side_name(res.winner)))
+            out.append(self.t("deal_tute", who=self.side_name(res.winner)))
+        if res.replay:
+            out.append(self.t("deal_replay"))
         elif res.vueltas:
-            lines.append(self.t("deal_vueltas"))
+            out.append(self.t("deal_vueltas"))
+        elif res.losses is not None:
+            losers = [self.side_name(i) for i, n in enumerate(res.losses) if n]
+            if losers:
+                out.append(self.t("lose1" if len(losers) == 1 else "loseN",
+                                  who=", ".join(losers)))
+        elif res.balances is not None:
+            out.append(self.t("pays", list=" · ".join(
+                f"{self.side_name(i)} {_signed(b)}" for i, b in enumerate(res.balances))))
+        elif res.winner is not None and res.reason != "tute":
+            g = res.games[res.winner]
+            out.append(self.t("deal_winner", who=self.side_name(res.winner))
+                       + (self.t("deal_games", g=g) if g > 1 else ""))
         elif res.winner is None:
-            lines.append(self.t("deal_replay"))
+            out.append(self.t("deal_no_winner"))
+        return out
+
+    def _summary(self, deal: Deal, index: int) -> list[str]:
+        res: DealResult = deal.result()
+        lines = [self.t("deal_over", k=self.deal_number(index))]
+        if res.void is not None:
+            lines.append(self.t("void_" + res.void) if f"void_{res.void}" in _VOIDS
+                         else self.t("void_other", why=res.void))
         else:
-            lines.append(self.t("deal_winner", who=self.side_name(res.winner)))
-        lines.append(self.t("score", score=self.score_text()))
+            for i, total in enumerate(res.totals):
+                cantes = sum(res.cantes[i])
+                lines.append(self.t(
+                    "totals_line", side=self.side_name(i), total=total, cards=res.card_points[i],
+                    cantes=self.t("plus_cantes", n=cantes) if cantes else "",
+                    last=self.t("plus_last") if res.last_trick[i] else ""))
+            if res.running is not None and deal.carry is not None:  # the deal de vueltas
+                lines.append(self.t("running", pts=" · ".join(
+                    f"{self.side_name(i)} {r}" for i, r in enumerate(res.running))))
+            lines.extend(self._verdict(deal, res))
+        lines.append(self.score_text())
         if self.match.is_over():
             mres = self.match.result()
             lines.append("")
@@ -403,6 +699,87 @@ class Session:
             lines.append(self.t("match_winner", who=self.side_name(mres.winner))
                          if mres.winner is not None else self.t("match_none"))
         return lines
+
+    # ---------------------------------------------------------------- the score sheet
+
+    def sheet(self) -> tuple[list[str], list[str], list[SheetRow]]:
+        """The anotador: heading lines, column names, and one row per finished deal."""
+        m = self.match
+        sides = len(m.games)
+        head = [self.t("sheet_title", game=m.variant.name if self.lang == "es"
+                       else m.variant.english),
+                self.t("goal", goal=self.goal_text())]
+        if m.is_over():
+            res = m.result()
+            head.append(self.t("match_winner", who=self.side_name(res.winner))
+                        if res.winner is not None else self.t("match_none"))
+        else:
+            head.append(self.t("sheet_now", deal=self.deal_label(len(m.deals) - 1)))
+        names = [self.short_name(i) for i in range(sides)]
+        columns = [self.t("sheet_deal"), *names, self.t("sheet_note"),
+                   *(f"Σ {n}" for n in names)]
+        rows = [self._sheet_row(h) for h in self.history]
+        return head, columns, rows
+
+    def _sheet_row(self, h: _Snapshot) -> SheetRow:
+        deal = self.match.deals[h.index]
+        res = h.result
+        label = str(self.deal_number(h.index))
+        sides = len(res.totals)
+        if res.void is not None:
+            points = ("",) * sides
+            note = self.t("note_void")
+        else:
+            running = res.running if deal.carry is not None else None
+            points = tuple(str(t) if running is None else f"{t} ({running[i]})"
+                           for i, t in enumerate(res.totals))
+            note = self._note(deal, res)
+        kind = self.goal.tally
+        if kind == "losses":
+            tally = tuple(str(n) for n in h.losses)
+        elif kind == "balance":
+            tally = tuple(_signed(b) for b in h.balances)
+        elif kind == "cotos":
+            tally = tuple(self.t("tally_cotos", g=g, c=c) for g, c in zip(h.games, h.cotos,
+                                                                        strict=True))
+        else:
+            tally = tuple(str(g) for g in h.games)
+        return SheetRow(label, points, note, tally)
+
+    def _note(self, deal: Deal, res: DealResult) -> str:
+        """The sheet's short word on a deal."""
+        if res.replay:
+            return self.t("note_replay")
+        if res.vueltas:
+            return self.t("note_vueltas")
+        bits: list[str] = []
+        if res.contract is not None:
+            who, bid, _trump, _taken = res.contract
+            bits.append(self.t("note_contract", who=self.short_name(deal.side_of(who)), bid=bid,
+                               verdict=self.t("made" if res.made else "failed")))
+        elif res.losses is not None:
+            losers = [self.short_name(i) for i, n in enumerate(res.losses) if n]
+            bits.append(self.t("note_lose", who=", ".join(losers)))
+        elif res.winner is not None:
+            g = res.games[res.winner]
+            bits.append(self.t("note_win", who=self.short_name(res.winner))
+                        + (f" (+{g})" if g > 1 else ""))
+        if res.reason == "tute":
+            bits.append(self.t("note_tute"))
+        return " · ".join(bits)
+
+    def sheet_lines(self) -> list[str]:
+        """The anotador as plain lines (the ``--plain`` game and the tests)."""
+        head, columns, rows = self.sheet()
+        out = list(head)
+        if not rows:
+            out.append(self.t("sheet_empty"))
+        for r in rows:
+            pts = " · ".join(f"{columns[1 + i]} {p}" for i, p in enumerate(r.points) if p)
+            tally = " · ".join(f"{columns[1 + i]} {t}" for i, t in enumerate(r.tally))
+            out.append(" | ".join(x for x in (f"{columns[0]} {r.label}", pts, r.note,
+                                              f"Σ {tally}") if x))
+        return out
 
     # ---------------------------------------------------------------- records
 
@@ -420,6 +797,14 @@ class Session:
         except OSError as exc:
             return self.t("save_failed", why=exc.strerror or str(exc))
         return self.t("saved", path=str(target))
+
+
+_VOIDS = frozenset({"void_all_pass", "void_weak_hand"})
+
+
+def _uncounted(res: DealResult) -> bool:
+    """A deal that does not count towards a fixed number of deals: replayed or thrown in."""
+    return res.replay or res.void is not None
 
 
 class Replay:

@@ -263,7 +263,13 @@ async function lobbyPage() {
   const refresh = async () => {
     try {
       [open, hist] = await Promise.all([
-        api("GET", "/api/tables").then((r) => r.tables), api("GET", "/api/history").then((r) => r.games)]);
+        api("GET", "/api/tables").then((r) => r.tables), fetch("/api/history", {
+          // private games are listed only to their players: send the seats this browser holds
+          headers: { "X-Tute-Seats": Object.entries(local.seats()).filter(([, s]) => s && s.token)
+            .sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50)
+            .map(([id, s]) => `${id}:${s.token}`).join(",") },
+        }).then((res) => (res.ok ? res.json() : Promise.reject(new Error(res.statusText))))
+          .then((r) => r.games)]);
       const focused = document.activeElement && document.activeElement.tagName;
       if (focused !== "INPUT" && focused !== "SELECT") rerender();
     } catch { /* the lists simply stay as they were */ }

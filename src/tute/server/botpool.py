@@ -1,0 +1,58 @@
+"""Search bots think in worker processes, never on the server's event loop.
+
+A search bot spends its whole ``move_time`` (about a second at *difícil*) in Python: in a thread
+it would hold the interpreter lock and delay every other table's intents. Bots whose class says
+``heavy = True`` are sent to a small pool of processes (``spawn``: the solver's OpenMP threads
+are not fork-safe) with only what they may know -- the seat's view and the legal actions -- and
+a seed derived from the table's, so a restart replays the same choices. Light bots (``random``,
+``rules``: microseconds) keep running in a thread beside the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ..actions import Action
+from ..bots import Bot, make_bot
+from ..views import SeatView
+
+__all__ = ["BotPool", "is_heavy"]
+
+
+def is_heavy(bot: Bot) -> bool:
+    return bool(getattr(bot, "heavy", False))
+
+
+def _choose(spec: str, seed: int, view: SeatView, legal: Sequence[Action]) -> str:
+    """In the worker: a fresh bot from its spec and seed chooses from the view alone."""
+    bot = make_bot(spec, seed=seed)
+    return str(bot.choose(view, legal))
+
+
+class BotPool:
+    """A lazily started process pool for the heavy bots of every table."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
+        self.workers = workers or max(1, min(4, cores))
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(self, spec: str, seed: int, view: SeatView,
+                     legal: Sequence[Action]) -> str:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        result: Any = await loop.run_in_executor(self._pool, _choose, spec, seed, view,
+                                                 list(legal))
+        return str(result)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,44 @@
+"""One server per SQLite data folder: a second one refuses to start, in one line naming the
+folder and the pid of the server using it; the lock goes with the first server, even killed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ROOT, free_port
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def second(data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tute.server", "--port", str(free_port()), "--data-dir",
+         str(data)], capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")})
+
+
+def test_a_second_server_on_one_data_folder_is_refused(server_process: Any,
+                                                       tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = server_process(data_dir=data)
+    made = httpx.post(first.base + "/api/play", json={"variant": "tute_2p_habanero"})
+    assert made.status_code == 200
+    out = second(data)
+    assert out.returncode == 2, out
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert (f"another tute server is using data folder {data.resolve()} "
+            f"(pid {first.proc.pid})") in lines[0]
+    # the first one did not notice
+    assert httpx.get(first.base + f"/api/tables/{made.json()['id']}").status_code == 200
+    first.kill()  # kill -9: the kernel drops the lock with the process
+    again = server_process(data_dir=data)
+    assert httpx.get(again.base + f"/api/tables/{made.json()['id']}").status_code == 200
+    again.stop()
+    server_process(data_dir=data).stop()  # and a clean stop releases it too
