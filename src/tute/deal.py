@@ -10,9 +10,8 @@ events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any, Final
 
 from .actions import (
@@ -123,7 +122,19 @@ _STATE: Final = (
     # subastado's auction, contract, widow and discard
     "_auction", "_contract", "_widow", "_discard",
 )
-_snapshot: Final = attrgetter(*_STATE)
+_Saver = Callable[["Deal"], tuple[Any, ...]]
+_Loader = Callable[["Deal", tuple[Any, ...]], None]
+
+
+def _state_io() -> tuple[_Saver, _Loader]:
+    """The undo snapshot's writer and reader, generated from ``_STATE`` (one tuple display
+    of attribute loads: as fast as writing the names out, which ``attrgetter`` is not)."""
+    names = ", ".join(f"deal.{name}" for name in _STATE)
+    code = (f"def save(deal):\n    return ({names},)\n"
+            f"def load(deal, state):\n    ({names},) = state\n")
+    scope: dict[str, Any] = {}
+    exec(code, scope)  # built from the constant names above, nothing else
+    return scope["save"], scope["load"]
 
 
 @dataclass(frozen=True)
@@ -843,15 +854,14 @@ class Deal:
                                  action=str(act), reason=reason)
 
     def _save(self) -> None:
-        self._undo.append((_snapshot(self), len(self._events)))
+        self._undo.append((_save_state(self), len(self._events)))
 
     def undo(self) -> Action:
         """Take back the last action and return it (for search and for 'undo' buttons)."""
         if not self._undo:
             raise TuteError("nothing to undo: no action has been applied")
         state, n_events = self._undo.pop()
-        for name, value in zip(_STATE, state, strict=True):
-            object.__setattr__(self, name, value)
+        _load_state(self, state)
         del self._events[n_events:]
         self._legal_cache = -1
         act: Action = self._actions.pop()
@@ -1474,3 +1484,6 @@ def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, deck: int, size:
             )
         masks.append(mask)
     return masks
+
+
+_save_state, _load_state = _state_io()

@@ -17,7 +17,7 @@ from .cards import DECK_36, DECK_40, GUINOTE, TUTE, RankOrder
 from .errors import InvalidOptionError, UnknownVariantError
 
 if TYPE_CHECKING:
-    from .games import Game
+    from .games.base import Game
 
 __all__ = [
     "OPTION_SPECS",
@@ -351,9 +351,10 @@ class Variant:
     @property
     def game(self) -> Game:
         """The variant's game: the rules that make it differ from the others."""
-        from .games import game_for  # the games import this module: looked up on use
-
-        return game_for(self)
+        game = GAMES[self.id]
+        if game.variant is not self:  # a modified copy of a registered variant
+            game = type(game)(self)
+        return game
 
     def layout(self, options: Options | None = None) -> tuple[int, int]:
         """The pack (a card mask) and the cards dealt to each player under ``options``."""
@@ -510,6 +511,10 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
         players=3,
     ),
 ]}
+
+#: each variant's game (:mod:`tute.games`), filled in when that package is imported (``import
+#: tute`` does): the games import this module, never the other way round
+GAMES: Final[dict[str, Game]] = {}
 
 _ALIASES: Final[dict[str, str]] = {}
 for _v in VARIANTS.values():

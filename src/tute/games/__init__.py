@@ -1,14 +1,15 @@
 """One home for each game: what makes a game of the family different lives in its module.
 
-The registry maps a variant to its :class:`Game` (one instance per variant, built on first
-use); :mod:`tute.variants` stays the registry of ids, aliases and options.
+The registry maps each variant to its :class:`Game` (one instance per variant, put in
+``tute.variants.GAMES`` here, so ``Variant.game`` finds it without importing this package);
+:mod:`tute.variants` stays the registry of ids, aliases and options.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ..variants import Variant, find_variant
+from ..variants import GAMES, VARIANTS, Variant, find_variant
 from .arrastrado import Arrastrado
 from .base import Game
 from .cabron import Cabron
@@ -16,10 +17,10 @@ from .parejas import Parejas
 from .stock import Guinote, Stock
 from .subastado import Subastado
 
-__all__ = ["GAMES", "Game", "game_for"]
+__all__ = ["CLASSES", "GAMES", "Game", "game_for"]
 
 #: the game class of each variant id
-GAMES: Final[dict[str, type[Game]]] = {
+CLASSES: Final[dict[str, type[Game]]] = {
     "tute_parejas": Parejas,
     "tute_2p_habanero": Stock,
     "tute_2p_corriente": Stock,
@@ -30,13 +31,9 @@ GAMES: Final[dict[str, type[Game]]] = {
     "tute_cabron": Cabron,
 }
 
-_BUILT: dict[str, Game] = {}
+GAMES.update((vid, CLASSES[vid](var)) for vid, var in VARIANTS.items())
 
 
 def game_for(variant: str | Variant) -> Game:
     """The game of a variant (an id, an alias or a :class:`Variant`)."""
-    var = find_variant(variant)
-    game = _BUILT.get(var.id)
-    if game is None or game.variant is not var:
-        game = _BUILT[var.id] = GAMES[var.id](var)
-    return game
+    return find_variant(variant).game
