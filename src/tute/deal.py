@@ -122,19 +122,20 @@ _STATE: Final = (
     # subastado's auction, contract, widow and discard
     "_auction", "_contract", "_widow", "_discard",
 )
-_Saver = Callable[["Deal"], tuple[Any, ...]]
-_Loader = Callable[["Deal", tuple[Any, ...]], None]
 
 
-def _state_io() -> tuple[_Saver, _Loader]:
-    """The undo snapshot's writer and reader, generated from ``_STATE`` (one tuple display
-    of attribute loads: as fast as writing the names out, which ``attrgetter`` is not)."""
-    names = ", ".join(f"deal.{name}" for name in _STATE)
-    code = (f"def save(deal):\n    return ({names},)\n"
-            f"def load(deal, state):\n    ({names},) = state\n")
+def _state_methods() -> tuple[Callable[[Deal], None], Callable[[Deal], Any]]:
+    """``Deal._save`` and the restoring half of ``Deal.undo``, generated from ``_STATE``: the
+    names are written once, yet the snapshot is one tuple display of attribute loads (as
+    fast as spelling them out, which ``attrgetter`` and loops are not). The length of the
+    event log goes last: undo cuts the log back to it."""
+    names = ", ".join(f"self.{name}" for name in _STATE)
+    code = (f"def _save(self):\n    self._undo.append(({names}, len(self._events)))\n"
+            f"def _restore(self):\n    ({names}, n) = self._undo.pop()\n"
+            f"    del self._events[n:]\n")
     scope: dict[str, Any] = {}
     exec(code, scope)  # built from the constant names above, nothing else
-    return scope["save"], scope["load"]
+    return scope["_save"], scope["_restore"]
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class Deal:
         "variant", "options", "order", "seed", "dealer", "mano", "trump_card", "total_tricks",
         "carry", "_game", "_n", "_sides", "_partners", "_exempt", "_undertrump",
         "_head_after_ruff", "_higher", "_points_table", "_claim_mode", "_turn_exchange",
+        "_stock_rule", "_trick_cantes_on",
         "_layout",
         "_initial_hands",
         *_STATE,
@@ -216,6 +218,8 @@ class Deal:
     _points_table: tuple[int, ...]
     _claim_mode: bool
     _turn_exchange: int  # exchanges on one's own turn: 0 never, 1 always, 2 once side won
+    _stock_rule: str  # the play duties while the stock lasts
+    _trick_cantes_on: bool  # the cards of a trick may sing (cabrón)
     _layout: Layout  # the cards outside the hands as dealt
     _initial_hands: tuple[int, ...]
     _hands: tuple[int, ...]
@@ -362,6 +366,8 @@ class Deal:
         deal._points_table = var.order.points
         deal._claim_mode = opts.renuncio_mode == "claim"
         deal._turn_exchange = game.turn_exchange(opts)
+        deal._stock_rule = opts.stock_phase_rule
+        deal._trick_cantes_on = game.trump_changes
         return deal
 
     def _start(self, receivers: list[int], layout: Layout) -> None:
@@ -604,7 +610,7 @@ class Deal:
         else:
             mask = legal_in_trick(
                 self._hands[seat], trick, self._best, self._ruffed, self.trump, self.order,
-                self.options.stock_phase_rule if self._stock else "full",
+                self._stock_rule if self._stock else "full",
                 self._exempt and (self._best_seat - seat) % 2 == 0,
                 self._undertrump, self._head_after_ruff,
             )
@@ -854,15 +860,18 @@ class Deal:
                                  action=str(act), reason=reason)
 
     def _save(self) -> None:
-        self._undo.append((_save_state(self), len(self._events)))
+        """Push the undo snapshot of the state (replaced by :func:`_state_methods`)."""
+        raise NotImplementedError
+
+    def _restore(self) -> None:
+        """Pop the last undo snapshot into the state (replaced by :func:`_state_methods`)."""
+        raise NotImplementedError
 
     def undo(self) -> Action:
         """Take back the last action and return it (for search and for 'undo' buttons)."""
         if not self._undo:
             raise TuteError("nothing to undo: no action has been applied")
-        state, n_events = self._undo.pop()
-        _load_state(self, state)
-        del self._events[n_events:]
+        self._restore()
         self._legal_cache = -1
         act: Action = self._actions.pop()
         return act
@@ -918,8 +927,7 @@ class Deal:
         self._to_move = winner
         first_win = not self._side_first >> side & 1
         self._side_first |= 1 << side
-        game = self._game
-        if game.trump_changes:
+        if self._trick_cantes_on:
             self._trick_cantes(trick, winner)
         if number == self.total_tricks:
             if self._claim_mode:
@@ -933,7 +941,7 @@ class Deal:
             return
         if self._stock:
             self._after_stock_trick(winner)
-        elif game.arrastre_cantes:
+        elif self._game.arrastre_cantes:
             self._open_window(winner, first_win)
 
     def _trick_cantes(self, trick: tuple[int, ...], winner: int) -> None:
@@ -1486,4 +1494,4 @@ def _check_hands(hands: Sequence[Sequence[str | Card]], n: int, deck: int, size:
     return masks
 
 
-_save_state, _load_state = _state_io()
+Deal._save, Deal._restore = _state_methods()  # type: ignore[method-assign, assignment]

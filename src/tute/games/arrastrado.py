@@ -31,6 +31,7 @@ from .parejas import Turned
 
 
 class Arrastrado(Turned):
+    __slots__ = ()
     family = "arrastrado"
     exchanges = True
     schema = "three"

@@ -150,6 +150,8 @@ class Game:
     #: the explicit layout fields ``Deal.new`` accepts besides the hands
     extras: ClassVar[frozenset[str]] = frozenset()
 
+    __slots__ = ("variant",)
+
     def __init__(self, variant: Variant):
         self.variant = variant
 

@@ -24,6 +24,7 @@ from .base import (
 
 
 class Cabron(Game):
+    __slots__ = ()
     family = "cabron"
     arrastre_cantes = False  # no declaration windows: the cards of a trick sing
     trump_changes = True

@@ -16,6 +16,7 @@ from .base import Extras, Game, Layout, MatchStep, Score, Tally, _end, check_pac
 
 class Turned(Game):
     """Games whose trump is the dealer's last card, turned for all to see."""
+    __slots__ = ()
 
     extras = frozenset({"trump_card", "trump"})
 
@@ -46,6 +47,7 @@ class Turned(Game):
 
 
 class Parejas(Turned):
+    __slots__ = ()
     family = "parejas"
     schema = "pairs"
 

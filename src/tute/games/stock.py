@@ -20,6 +20,7 @@ from .parejas import tute_renuncio
 
 class Stock(Game):
     """Two-player Tute (habanero, corriente): no declarations in the arrastre (§3.5)."""
+    __slots__ = ()
 
     family = "stock"
     stock = True
@@ -174,6 +175,7 @@ class Stock(Game):
 class Guinote(Stock):
     """Guiñote for four and for two (§6, §3.7): cantes in the arrastre too; partidas to
     101 make a coto, cotos the match."""
+    __slots__ = ()
 
     family = "guinote"
     arrastre_cantes = True

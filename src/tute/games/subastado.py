@@ -39,6 +39,7 @@ NEW_AUCTION: Auction = (0, -1, 0, 0)
 
 
 class Subastado(Game):
+    __slots__ = ()
     family = "subastado"
     schema = "subastado"
     extras = frozenset({"widow"})
