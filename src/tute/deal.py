@@ -814,7 +814,10 @@ class Deal:
         if act.__class__ is Card and self._phase == _PLAY:
             card: Card = act
             seat = self._to_move
-            if not card.mask & self._legal_cards():
+            legal = self._legal_cache  # mostly known: legal_actions() was just asked
+            if legal < 0:
+                legal = self._legal_cards()
+            if not card.mask & legal:
                 if not (self._claim_mode and card.mask & self._hands[seat]):
                     self._refuse(act)
                 self._save()  # a renuncio, allowed at a table that claims them
