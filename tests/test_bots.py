@@ -22,9 +22,11 @@ PLAYABLE = list(tute.VARIANTS)
 
 def test_rules_bot_is_registered_with_levels() -> None:
     assert "rules" in BOTS and "random" in BOTS
-    assert LEVELS["facil"][0] == "random"
+    # random-ish, the rules bot, the search bot at about a second, a stronger search
+    assert LEVELS["facil"] == ("rules", {"noise": 0.5})
     assert LEVELS["medio"][0] == "rules"
-    assert LEVELS["dificil"][0] in BOTS
+    assert LEVELS["dificil"][0] == "pimc" and LEVELS["dificil"][1]["move_time"] == 1.0
+    assert LEVELS["maestro"][0] == "pimc" and LEVELS["maestro"][1]["move_time"] > 1.0
     assert isinstance(make_bot("medio"), RulesBot)
     assert isinstance(make_bot("Difícil"), Bot)
     with pytest.raises(tute.TuteError, match="valid bots"):

@@ -16,7 +16,7 @@ def test_variants_and_pages(client: TestClient) -> None:
     r = client.get("/api/variants").json()
     ids = {v["id"] for v in r["variants"]}
     assert {"tute_parejas", "tute_2p_habanero", "guinote"} <= ids
-    assert r["levels"] == ["facil", "medio", "dificil"]
+    assert r["levels"] == ["facil", "medio", "dificil", "maestro"]
     for path in ("/", "/t/abc", "/r/abc", "/j/ABCDEF"):
         page = client.get(path)
         assert page.status_code == 200 and "app.js" in page.text

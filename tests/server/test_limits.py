@@ -6,6 +6,7 @@ games, and the WebSocket message limit counts bytes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import random
@@ -21,8 +22,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
-from websockets.sync.client import connect as ws_connect
 
 from tute.server.app import create_app
 from tute.server.hub import _CODE_ALPHABET
@@ -126,7 +127,7 @@ def test_rate_limit_belongs_to_the_address_and_survives_reconnecting(tmp_path: P
             p = hello(ws)
             for i in range(4):
                 p.send({"type": "ping", "ref": str(i)})
-            got = []
+            got: list[dict[str, Any]] = []
             while len([m for m in got if m["type"] == "pong"]) < 4:
                 got.append(p.recv())
         assert any(m["type"] == "error" and m["code"] == "rate_limited" for m in got)
@@ -321,8 +322,14 @@ def test_total_connection_cap_refuses_clearly(server_process: Any) -> None:
     time.sleep(0.3)
     r = httpx.get(srv.base + "/api/health")
     assert r.status_code == 503 and r.json()["code"] == "server_full"
+    async def handshake() -> None:
+        # (the asyncio client: the sync one sometimes reports a refused handshake that
+        # ends with the connection as a closed connection instead)
+        async with ws_connect(srv.base.replace("http", "ws") + "/ws/x", open_timeout=10):
+            pass
+
     with pytest.raises(InvalidStatus) as refused:
-        ws_connect(srv.base.replace("http", "ws") + "/ws/x", open_timeout=10).close()
+        asyncio.run(handshake())
     assert refused.value.response.status_code == 503
     held.pop().close()
     time.sleep(0.3)
@@ -362,8 +369,6 @@ def test_bad_limits_stop_the_server_with_one_line(tmp_path: Path) -> None:
 
 
 def test_new_connections_beyond_the_accept_rate_wait_their_turn() -> None:
-    import asyncio
-
     from tute.server.limits import Gate
 
     async def run() -> tuple[list[bool], list[int], float]:
@@ -378,3 +383,25 @@ def test_new_connections_beyond_the_accept_rate_wait_their_turn() -> None:
     waits, resumed, took = asyncio.run(run())
     assert waits == [False, False, True, True, True, True]
     assert resumed == [2, 3, 4, 5] and 0.02 < took < 1.0  # in order, paced
+
+
+def test_websockets_that_waited_their_turn_outlive_the_header_timeout(
+        server_process: Any) -> None:
+    srv = server_process(env={"TUTE_LIMITS": "header_timeout=1 accept_rate=50"})  # bursts of 1
+    r = httpx.post(srv.base + "/api/play", json={"variant": "tute_2p_corriente"}).json()
+    url = srv.base.replace("http", "ws") + f"/ws/{r['id']}"
+
+    async def watch(i: int) -> str:
+        async with ws_connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await asyncio.sleep(2.0)  # past the header timeout
+            await ws.send(json.dumps({"type": "ping", "ref": str(i)}))
+            while (m := json.loads(await ws.recv()))["type"] != "pong":
+                pass
+            return str(m["ref"])
+
+    async def run() -> list[str]:
+        return list(await asyncio.gather(*(watch(i) for i in range(6))))
+
+    assert asyncio.run(run()) == [str(i) for i in range(6)]

@@ -328,15 +328,18 @@ def test_a_game_against_bots_and_its_history_on_a_second_app(pg_url: str) -> Non
             r = c.post("/api/play", json={"variant": "tute_2p_corriente", "level": "facil",
                                           "name": "Ana", "options": {"games_to_win": 1}})
             assert r.status_code == 200, r.text
-            table = r.json()["id"]
-            p, actions = _play_until(c, table, r.json()["token"], random.Random(5),
+            table, token = r.json()["id"], r.json()["token"]
+            p, actions = _play_until(c, table, token, random.Random(5),
                                      lambda _p: False, seen=seen)
             assert p.state["over"] and len(actions) > 20
             assert committed and all(committed)
     finally:
         reader.close()
     with _app(pg_url) as c2:
-        games = c2.get("/api/history").json()["games"]
+        # a quick game is private: listed to its player (by her token), to nobody else
+        assert c2.get("/api/history").json()["games"] == []
+        games = c2.get("/api/history",
+                       headers={"X-Tute-Seats": f"{table}:{token}"}).json()["games"]
         assert [g["id"] for g in games] == [table] and games[0]["players"] == ["Ana", "Bot 2"]
         assert games[0]["result"] == p.state["result"]
         rec = c2.get(f"/api/games/{table}/record")

@@ -53,12 +53,13 @@ class BotInfo:
 
 BOTS: dict[str, BotInfo] = {}
 
-#: Playing levels offered to people: name -> (bot name, settings). ``dificil`` points at the
-#: rules bot until the search bots exist; re-point it here (one line) when they do.
+#: Playing levels offered to people: name -> (bot name, settings). The search levels think
+#: about a second (difícil) or three (maestro) a move; servers run them in worker processes.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "facil": ("random", {}),
+    "facil": ("rules", {"noise": 0.5}),
     "medio": ("rules", {}),
-    "dificil": ("rules", {}),
+    "dificil": ("pimc", {"move_time": 1.0, "tolerance": 8}),
+    "maestro": ("pimc", {"move_time": 3.0}),
 }
 
 

@@ -71,22 +71,32 @@ def _settings(move_time: Any, max_worlds: Any) -> tuple[float, int]:
 class _Evaluator:
     """Values the legal actions of one world: exact where the solver reaches, else rollouts."""
 
-    def __init__(self, rng: random.Random, solver: Solver | None):
+    def __init__(self, rng: random.Random, solver: Solver | None, tolerance: int = 0):
         self.rng = rng
         self.solver = solver
+        self.tolerance = tolerance
+        # per legal action, the last world's exact value: worlds differ little, so it is a
+        # close first guess for the next one's probes (MTD(f))
+        self.guesses: list[list[int]] = []
 
     def solvable(self, deal: Deal) -> bool:
         return self.solver is not None and _solver_covers(self.solver, deal)
 
-    def exact(self, deal: Deal, seat: int) -> float:
+    def exact(self, deal: Deal, seat: int, guess: list[int] | None = None) -> float:
         """The seat's side's margin with perfect play from here, in the solver's terms (a
-        tute is worth ``TUTE_VALUE``), counting what was taken before."""
+        tute is worth ``TUTE_VALUE``), counting what was taken before. ``guess`` (one slot)
+        seeds the solver's probes with the last world's value and takes this one's."""
         from ..solver import taken_margin
 
         assert self.solver is not None
         hero = seat if deal.variant.sides(deal.options) > 2 else None
         sign = 1 if hero is not None or deal.side_of(seat) == 0 else -1
-        future = 0 if deal.is_over() else self.solver.value(deal, hero=hero)
+        future = 0
+        if not deal.is_over():
+            future = self.solver.value(deal, guess=guess[0] if guess else 0, hero=hero,
+                                      tolerance=self.tolerance)
+            if guess:
+                guess[0] = future
         return float(sign * (taken_margin(deal, hero) + future))
 
     def rollout(self, deal: Deal, seat: int, deadline: float) -> float:
@@ -109,13 +119,15 @@ class _Evaluator:
         # one scale per decision: the solver's margins where it covers this position (a child
         # that ends the deal too), else rollouts
         exact = self.solvable(world)
+        if len(self.guesses) != len(legal):
+            self.guesses = [[0] for _ in legal]
         out: list[float] = []
-        for act in legal:
+        for act, guess in zip(legal, self.guesses, strict=True):
             child = world.copy()
             child.apply(act)
             if exact:
                 try:
-                    out.append(self.exact(child, seat))
+                    out.append(self.exact(child, seat, guess))
                     continue
                 except TuteError:  # a child position it refuses (a poll): roll out
                     pass
@@ -124,6 +136,34 @@ class _Evaluator:
             else:
                 out.append(self.rollout(child, seat, deadline))
         return out
+
+
+def _equivalents(view: SeatView, legal: Sequence[Action]) -> list[int]:
+    """For each legal action, the index of the first one worth the same in every world: cards
+    of one suit with the same points and nothing unseen between them (5 and 4 with the 6 in
+    the seat's hand or played). Not while a stock lasts: the 7 of trumps is not the 6 there."""
+    from ..cards import Card
+    from ..variants import find_variant
+
+    rep = list(range(len(legal)))
+    if view.stock_count:
+        return rep
+    order = find_variant(view.variant).order
+    seen = view.hand.mask | view.played.mask
+    for i, a in enumerate(legal):
+        if not isinstance(a, Card):
+            continue
+        for j in range(i):
+            b = legal[j]
+            if (isinstance(b, Card) and b.suit == a.suit and rep[j] == j
+                    and order.points[a.index] == order.points[b.index]):
+                lo, hi = sorted((order.strength[a.index], order.strength[b.index]))
+                between = sum(1 << c for c in range(40) if c // 10 == a.index // 10
+                              and lo < order.strength[c] < hi)
+                if between & ~seen == 0:
+                    rep[i] = j
+                    break
+    return rep
 
 
 def _solver_covers(solver: Solver, deal: Deal) -> bool:
@@ -143,13 +183,17 @@ class _SearchBot(Bot):
     heavy = True  # seconds of CPU a decision: servers run it in a worker process
 
     def __init__(self, seed: int | None = None, move_time: float = 1.0, worlds: int = 10_000,
-                 tt_mb: int = 16, threads: int = 1, **settings: Any):
+                 tt_mb: int = 16, threads: int = 1, tolerance: int = 0, **settings: Any):
         super().__init__(seed=seed, **settings)
         self.move_time, self.max_worlds = _settings(move_time, worlds)
-        for key, value, top in (("tt_mb", tt_mb, 512), ("threads", threads, 2)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
-                raise TuteError(f"invalid {key} {value!r}: expected an integer 1..{top}")
+        for key, value, low, top in (("tt_mb", tt_mb, 1, 512), ("threads", threads, 1, 2),
+                                     ("tolerance", tolerance, 0, 60)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+                raise TuteError(f"invalid {key} {value!r}: expected an integer {low}..{top}")
         self.tt_mb, self.threads = tt_mb, threads
+        # the solver may stop within this many points of a world's value: noise well below
+        # the spread between worlds, for a fraction of the probes
+        self.tolerance = tolerance
         self._solver: Solver | None = None
         self.last_worlds = 0  # worlds valued at the last decision (for benches and tests)
 
@@ -174,15 +218,20 @@ class PimcBot(_SearchBot):
         start = time.perf_counter()
         deadline = start + self.move_time
         sampler = WorldSampler(view)
-        evaluator = _Evaluator(self.rng, self.solver())
-        totals = [0.0] * len(legal)
+        evaluator = _Evaluator(self.rng, self.solver(), self.tolerance)
+        rep = _equivalents(view, legal)
+        distinct = [a for i, a in enumerate(legal) if rep[i] == i]
+        if len(distinct) == 1:
+            return legal[0]
+        totals = [0.0] * len(distinct)
         n = 0
         while n < self.max_worlds and (n == 0 or time.perf_counter() < deadline):
             world = sampler.deal(self.rng)
-            for i, v in enumerate(evaluator.values(world, view.seat, legal, deadline)):
+            for i, v in enumerate(evaluator.values(world, view.seat, distinct, deadline)):
                 totals[i] += v
             n += 1
         self.last_worlds = n
+        legal = distinct
         best = max(totals)
         # ties (common: equivalent cards) go to the first of the engine's order, as rules do
         return legal[next(i for i, t in enumerate(totals) if math.isclose(t, best))]

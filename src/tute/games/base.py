@@ -220,8 +220,13 @@ class Game:
         return False
 
     def layout_json(self, layout: Layout) -> dict[str, Any]:
-        """The record's ``deal`` fields besides the hands."""
+        """The record's ``deal`` fields besides the hands (``Deal.new``'s keywords)."""
         return {}
+
+    def deal_extras(self, rest: Sequence[int], last_dealt: int) -> dict[str, Any]:
+        """``Deal.new``'s explicit-layout keywords besides the hands, for cards dealt in pack
+        order: ``rest`` undealt, ``last_dealt`` the dealer's last."""
+        return self.layout_json(self.lay_out(rest, last_dealt))
 
     # ---------------------------------------------------------------- before the first lead
 

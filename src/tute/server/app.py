@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
@@ -62,6 +63,7 @@ class PlayBody(_Body):
     name: Name = ""
     options: dict[str, Any] = Field(default_factory=dict, max_length=40)
     public: bool = False  # a quick game is private (not in the history) unless asked
+    chat: bool = True
 
 
 class CreateBody(_Body):
@@ -70,6 +72,7 @@ class CreateBody(_Body):
     seats: list[Annotated[str, Field(max_length=16)]] = Field(min_length=2, max_length=6)
     name: Name = ""
     public: bool = False
+    chat: bool = True
 
 
 class JoinBody(_Body):
@@ -176,6 +179,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         finally:
             await hub.shutdown()
             store.close()
+            close_shared_pool()
 
     app = FastAPI(title="tute", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -242,7 +246,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     # the single page app routes on the path in the browser
-    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/j/{code}"):
+    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/j/{code}", "/reglas/{variant}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -270,19 +274,22 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             raise TableError("bad_table", "level must be one of: " + ", ".join(LEVELS))
         seats = ["you"] + [body.level] * (n - 1)
         table, seat, token = await hub_of(request).create(
-            body.variant, body.options, seats, _clean_name(body.name), public=body.public)
+            body.variant, body.options, seats, _clean_name(body.name), public=body.public,
+            chat=body.chat)
         return _created(table, seat, token)
 
     @app.post("/api/tables")
     async def create(body: CreateBody, request: Request) -> dict[str, Any]:
         check_rate(request)
         table, seat, token = await hub_of(request).create(
-            body.variant, body.options, list(body.seats), _clean_name(body.name), body.public)
+            body.variant, body.options, list(body.seats), _clean_name(body.name), body.public,
+            chat=body.chat)
         return _created(table, seat, token)
 
     @app.get("/api/tables")
     async def open_tables(request: Request) -> dict[str, Any]:
-        return {"tables": hub_of(request).open_tables()}
+        hub = hub_of(request)
+        return {"tables": hub.open_tables(), "live": hub.live_tables()}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:

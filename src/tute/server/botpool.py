@@ -21,7 +21,7 @@ from ..actions import Action
 from ..bots import Bot, make_bot
 from ..views import SeatView
 
-__all__ = ["BotPool", "is_heavy"]
+__all__ = ["BotPool", "close_shared_pool", "is_heavy", "shared_pool"]
 
 
 def is_heavy(bot: Bot) -> bool:
@@ -56,3 +56,21 @@ class BotPool:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+_SHARED: BotPool | None = None
+
+
+def shared_pool() -> BotPool:
+    """The server's one pool (its processes start with the first search bot's move)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = BotPool()
+    return _SHARED
+
+
+def close_shared_pool() -> None:
+    global _SHARED
+    if _SHARED is not None:
+        _SHARED.close()
+        _SHARED = None

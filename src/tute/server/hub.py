@@ -12,19 +12,29 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
-from ..variants import VARIANTS, find_variant
+from ..variants import OPTION_SPECS, VARIANTS, find_variant
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
-from .table import Seat, Table, TableConfig, TableError, hash_token, new_token, restore_match
+from .table import (
+    CHAT_KEPT,
+    Seat,
+    Table,
+    TableConfig,
+    TableError,
+    hash_token,
+    new_token,
+    restore_match,
+)
 
 __all__ = ["LEVELS", "Hub"]
 
 log = logging.getLogger("tute.server")
 
-LEVELS = ("facil", "medio", "dificil")
+LEVELS = tuple(BOT_LEVELS)  # the bot registry's levels, easiest first
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 # 32**8 = 2**40 codes: guessing one of a thousand live tables takes about 10**9 lookups, and
 # lookups are rate-limited per address. Tables made before keep their 6-character codes.
@@ -36,7 +46,24 @@ def variants_json() -> list[dict[str, Any]]:
     for v in VARIANTS.values():
         out.append({"id": v.id, "name": v.name, "english": v.english,
                     "seats": v.seat_count(), "partnerships": v.partnerships,
-                    "summary": v.summary, "options": list(v.option_names)})
+                    "summary": v.summary, "options": list(v.option_names),
+                    "option_specs": [_option_json(v, name) for name in v.option_names]})
+    return out
+
+
+def _option_json(v: Any, name: str) -> dict[str, Any]:
+    """One house rule as the lobby offers it: its kind, domain, this game's default and the
+    engine's line of explanation."""
+    spec = OPTION_SPECS[name]
+    default = v.defaults.get(name)
+    if hasattr(default, "to_json"):
+        default = default.to_json()
+    out: dict[str, Any] = {"name": name, "kind": spec.kind, "default": default,
+                           "doc": spec.doc}
+    if spec.kind == "choice":
+        out["choices"] = list(spec.choices)
+    elif spec.kind in ("int", "int_or_null"):
+        out.update(min=spec.minimum, max=spec.maximum)
     return out
 
 
@@ -85,8 +112,11 @@ class Hub:
             raise
         # a waiting table's time to expire counts from its last stored event, across restarts
         idle_since = evs[-1].at if evs else row.created_at
+        settings = await asyncio.to_thread(self.store.notes, row.id, "settings", 1)
+        chat = await asyncio.to_thread(self.store.notes, row.id, "chat", CHAT_KEPT)
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
-                      idle_since=idle_since)
+                      idle_since=idle_since, chat=not settings or settings[-1].get("chat", True)
+                      is not False, chat_log=chat, on_rematch=self.rematch)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -151,7 +181,7 @@ class Hub:
 
     async def create(self, variant: str, options: Mapping[str, Any] | None,
                      seats: list[str], name: str, public: bool,
-                     seed: int | None = None) -> tuple[Table, int, str]:
+                     seed: int | None = None, chat: bool = True) -> tuple[Table, int, str]:
         """Create a table; ``seats`` holds one entry per seat: "you", "open" or a bot level
         ("bot", "bot:medio", "medio"). Returns (table, your seat, your token)."""
         if len(self.tables) >= self.max_tables:
@@ -181,24 +211,53 @@ class Hub:
                                      "'open', or a bot level: " + ", ".join(LEVELS))
                 built.append(Seat("bot", f"Bot {i + 1}", level))
         you = seats.index("you")
+        table = await self._open(match, built, you, public, chat)
+        return table, you, token
+
+    async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
+                    chat: bool) -> Table:
+        """Store a new table (and, without chat, its settings) and start its actor."""
+        var = match.variant
         row = TableRow(
             id=secrets.token_urlsafe(9), code=self._new_code(), variant=var.id,
             options=_jsonable(options_to_json(match.options, var.defaults)),
             seed=match.seed, first_dealer=match.first_dealer,
-            seats=[s.to_store() for s in built], host=you, public=public,
+            seats=[s.to_store() for s in built], host=host, public=public,
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
             version=0, result=None, created_at=time.time(), finished_at=None)
         try:
             await self.store.write(Store.op_create(row))
+            if not chat:
+                await self.store.write(Store.op_note(row.id, "settings", None,
+                                                     '{"chat":false}'))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
-        table = Table(row, match, self.store, self.config, on_idle=self._retire)
+        table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
+                      on_rematch=self.rematch)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
-        return table, you, token
+        return table
+
+    async def rematch(self, old: Table) -> tuple[Table, dict[int, str]]:
+        """A new match of a finished table: the same game, rules, seats, names and bot levels
+        (a new deal, a new seed). Returns it and each human seat's new token."""
+        if len(self.tables) >= self.max_tables:
+            raise TableError("busy", "the server has too many live tables; try again later")
+        match = Match.new(old.row.variant, options=old.row.options)
+        tokens: dict[int, str] = {}
+        built: list[Seat] = []
+        for i, st in enumerate(old.seats):
+            if st.kind == "human":
+                tokens[i] = new_token()
+                built.append(Seat("human", st.name, st.level, hash_token(tokens[i])))
+            else:
+                built.append(Seat(st.kind, st.name, st.level))
+        host = old.host if old.host is not None and old.host in tokens else min(tokens)
+        table = await self._open(match, built, host, old.public, old.chat)
+        return table, tokens
 
     def _new_code(self) -> str:
         while True:
@@ -212,6 +271,12 @@ class Hub:
         return [t.info() for t in self.tables.values()
                 if t.public and t.status == "waiting"]
 
+    def live_tables(self, limit: int = 30) -> list[dict[str, Any]]:
+        """Public games being played, to watch: those with people at them first."""
+        live = [t for t in self.tables.values() if t.public and t.status == "playing"]
+        live.sort(key=lambda t: (-sum(bool(s.clients) for s in t.seats), -t.row.created_at))
+        return [t.info() for t in live[:limit]]
+
     async def history(self, limit: int = 50,
                       seats: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """The latest finished public games, and the visitor's own: ``seats`` maps table ids
@@ -222,16 +287,22 @@ class Hub:
             # one scan serves every lobby polling within history_ttl seconds
             self._public_history = (now, await asyncio.to_thread(self._public_rows, limit))
         rows = {r.id: r for r in self._public_history[1]}
+        mine: dict[str, int] = {}  # table id -> the visitor's seat there
         for table_id, token in list((seats or {}).items())[:limit]:
             row = await self._finished_row(table_id)
-            if row is not None and (row.public or hash_token(token) in
-                                    {s.get("token_hash") for s in row.seats}):
+            if row is None:
+                continue
+            h = hash_token(token)
+            seat = next((i for i, s in enumerate(row.seats) if s.get("token_hash") == h), None)
+            if seat is not None:
+                mine[row.id] = seat
+            if row.public or seat is not None:
                 rows[row.id] = row
         newest = sorted(rows.values(), key=lambda r: (-(r.finished_at or 0.0), r.id))[:limit]
         return [{"id": r.id, "code": r.code, "variant": r.variant,
                  "players": [s.get("name") or s["kind"] for s in r.seats],
                  "status": r.status, "result": r.result, "finished_at": r.finished_at,
-                 "created_at": r.created_at} for r in newest]
+                 "created_at": r.created_at, **_yours(r, mine.get(r.id))} for r in newest]
 
     def _public_rows(self, limit: int, pages: int = 5) -> list[TableRow]:
         # The store lists every finished game, most of them private quick games: page back
@@ -289,6 +360,17 @@ class Hub:
         """Every position of a finished game with all hands open, for the replay viewer."""
         rec = await self.record(table_id)
         return await asyncio.to_thread(_frames, rec)
+
+
+def _yours(row: TableRow, seat: int | None) -> dict[str, Any]:
+    """For a game of the visitor's: their seat and whether their side won."""
+    if seat is None:
+        return {"mine": False}
+    won = None
+    winner = (row.result or {}).get("winner")
+    if isinstance(winner, int):
+        won = find_variant(row.variant).side_of(seat) == winner
+    return {"mine": True, "seat": seat, "won": won}
 
 
 def _unavailable(reason: str) -> TableError:

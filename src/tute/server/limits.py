@@ -348,6 +348,7 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
 
     class GatedHTTP(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
         _refused = False
+        _upgraded = False
         _head: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:
@@ -366,8 +367,10 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
 
         def _resume(self) -> None:
             if not self.transport.is_closing():
-                self.transport.resume_reading()
                 self._arm()  # the time waiting for its turn was ours, not the client's
+                # (armed first: uvloop may hand over the waiting request, even upgrade it to
+                # a WebSocket, within resume_reading itself)
+                self.transport.resume_reading()
 
         def _arm(self) -> None:
             # uvicorn waits for a request's headers for ever (its keep-alive timer stops at
@@ -379,6 +382,8 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
         def _expire(self, cycle: Any) -> None:
             self._head = None
             idle = cycle is None or cycle.response_complete
+            if self._upgraded:  # the transport is the WebSocket's now
+                return
             if self.cycle is cycle and idle and not self.transport.is_closing():
                 self.transport.close()
 
@@ -388,6 +393,7 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
                 self._arm()  # the next request's head has header_timeout too
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._upgraded = True
             if self._head is not None:
                 self._head.cancel()
                 self._head = None

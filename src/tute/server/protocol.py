@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from weakref import WeakKeyDictionary
 
 try:  # orjson is several times faster at both ends; the stdlib is the fallback
     import orjson
@@ -34,6 +35,8 @@ __all__ = [
     "parse_client_message",
     "private_deal_json",
     "public_state",
+    "score_sheet",
+    "seating",
     "state_delta",
     "with_private",
 ]
@@ -49,6 +52,8 @@ _SCHEMAS: dict[str, dict[str, tuple[type, bool, int]]] = {
     "sync": {"since": (int, False, 2**31)},
     "fill_bots": {"level": (str, False, 16)},
     "ping": {"ref": (str, False, 32)},
+    "chat": {"text": (str, False, 400), "phrase": (str, False, 16)},
+    "rematch": {},
 }
 
 
@@ -217,6 +222,38 @@ def score_values(match: Match) -> list[int]:
     return list(match.games)
 
 
+def seating(match: Match) -> dict[str, Any]:
+    """Who plays with whom, as data, so that no client guesses it from the seat count: the
+    seats in playing order (play passes from seat s to s + 1), the scoring side of each seat
+    (``deal.side_of``), whether sides are partnerships, and the seats that sit this deal out
+    (subastado with four: the dealer gets no cards)."""
+    deal = match.deal
+    n = deal.seats
+    return {"seats": n, "sides": match.variant.sides(match.options),
+            "partnerships": match.variant.partnerships,
+            "side_of": [deal.side_of(s) for s in range(n)],
+            "idle": [s for s in range(n) if not len(deal.initial_hands[s])]}
+
+
+# A finished deal never changes: its score-sheet row is computed once per match (the public
+# state is rebuilt after every action, and a long match holds dozens of deals).
+_SHEETS: WeakKeyDictionary[Match, list[dict[str, Any]]] = WeakKeyDictionary()
+_SHEET_KEYS = ("totals", "games", "winner", "reason", "running", "vueltas", "losses",
+               "balances", "made", "void", "contract")
+
+
+def score_sheet(match: Match) -> list[dict[str, Any]]:
+    """The *anotador*: one row per finished deal (its number, totals, what it scored)."""
+    rows = _SHEETS.setdefault(match, [])
+    for i in range(len(rows), len(match.deals)):
+        deal = match.deals[i]
+        if not deal.is_over():
+            break
+        res = deal.result().to_json()
+        rows.append({"number": i + 1, **{k: res[k] for k in _SHEET_KEYS if k in res}})
+    return list(rows)
+
+
 def public_state(match: Match) -> dict[str, Any]:
     """The state anyone may see (a spectator's): the match score and the public deal."""
     n = len(match.deals)
@@ -235,6 +272,8 @@ def public_state(match: Match) -> dict[str, Any]:
         "score": score_values(match),
         "goal": match.goal(),
         "goal_info": goal_info(match),
+        "seating": seating(match),
+        "sheet": score_sheet(match),
         "over": match.is_over(),
         "result": match.result().to_json() if match.is_over() else None,
         "last_deal": prev,

@@ -180,6 +180,18 @@ events = Table(
     Column("at", Float, nullable=False),
 )
 
+# Rows beside the game that never touch its version or its replay: table chat and per-table
+# settings (e.g. chat turned off). A damaged note is skipped, never the table.
+notes = Table(
+    "tute_notes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False, index=True),
+    Column("kind", String(12), nullable=False),  # chat | settings
+    Column("seat", Integer, nullable=True),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 
 @dataclass
 class TableRow:
@@ -541,6 +553,33 @@ class Store:
             conn.execute(update(tables).where(tables.c.id == table_id).values(status=status,
                                                                                **ended))
         return op
+
+    @staticmethod
+    def op_note(table_id: str, kind: str, seat: int | None, data: str) -> Op:
+        """Store one non-game row (a chat line, the table's settings)."""
+        values = {"table_id": table_id, "kind": kind, "seat": seat, "data": data,
+                  "at": time.time()}
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(notes).values(**values))
+        return op
+
+    def notes(self, table_id: str, kind: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest ``limit`` notes of one kind, oldest first, as their JSON data; a note
+        that cannot be read is left out."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(notes.c.data).where(
+                and_(notes.c.table_id == table_id, notes.c.kind == kind))
+                .order_by(notes.c.id.desc()).limit(limit)).all()
+        out = []
+        for (data,) in reversed(rows):
+            try:
+                value = json.loads(data)
+            except (ValueError, TypeError):
+                continue
+            if isinstance(value, dict):
+                out.append(value)
+        return out
 
     def live_tables(self, damaged: dict[str, str] | None = None) -> list[TableRow]:
         """The unfinished tables. A row that cannot be read is left out (and logged); its id

@@ -20,17 +20,19 @@ import hmac
 import logging
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import parse_action
-from ..bots import make_bot
+from ..bots import LEVELS, make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, TuteError
 from ..events import Event
 from ..match import Match
+from .botpool import is_heavy, shared_pool
 from .protocol import (
     PROTOCOL,
     action_for,
@@ -71,6 +73,8 @@ class TableConfig:
     linger: float = 30.0  # seconds an idle finished table stays in memory
     waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
     abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
+    chat_rate: float = 0.5  # chat lines per second per seat (bursts of chat_burst)
+    chat_burst: int = 4
 
 
 class TableError(Exception):
@@ -149,6 +153,7 @@ class Seat:
     clients: set[Client] = field(default_factory=set)
     away: bool = False  # a bot is playing for the absent human
     timer: asyncio.TimerHandle | None = None
+    chat: tuple[float, float] = (0.0, 0.0)  # chat token bucket: (tokens, last refill)
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "level": self.level,
@@ -180,7 +185,10 @@ class Table:
 
     def __init__(self, row: TableRow, match: Match, store: Store, config: TableConfig,
                  on_idle: Callable[[Table], None] | None = None,
-                 idle_since: float | None = None):
+                 idle_since: float | None = None, chat: bool = True,
+                 chat_log: Sequence[dict[str, Any]] = (),
+                 on_rematch: Callable[[Table], Awaitable[tuple[Table, dict[int, str]]]]
+                 | None = None):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -210,6 +218,10 @@ class Table:
         self._pub: dict[str, Any] | None = None
         self._priv: list[dict[str, Any] | None] = [None] * len(self.seats)
         self.intents = 0
+        self.chat = chat  # the host may create a table without chat
+        self.chat_log: deque[dict[str, Any]] = deque(chat_log, maxlen=CHAT_KEPT)
+        self._on_rematch = on_rematch
+        self._rematch: tuple[Table, dict[int, str]] | None = None  # the next table, its tokens
 
     # ------------------------------------------------------------ actor plumbing
 
@@ -266,7 +278,8 @@ class Table:
     def seats_json(self) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name,
                  "level": s.level if s.kind == "bot" else None,
-                 "online": bool(s.clients) or s.kind == "bot", "away": s.away}
+                 "online": bool(s.clients) or s.kind == "bot", "away": s.away,
+                 "bot_in": _seconds_left(s.timer)}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -277,6 +290,8 @@ class Table:
             "host": self.host, "seats": self.seats_json(), "v": self.v,
             "created_at": self.row.created_at, "goal": self.match.goal(),
             "open_seats": sum(s.kind == "open" for s in self.seats),
+            "chat": self.chat,
+            "rematch": None if self._rematch is None else self._rematch[0].id,
         }
 
     def _all_clients(self) -> list[Client]:
@@ -349,6 +364,7 @@ class Table:
             "type": "welcome", "protocol": PROTOCOL, "table": self.info(), "seat": seat,
             "v": self.v, "state": self._state(seat),
             "missed": self._missed(hello.get("since"), seat),
+            "chat": list(self.chat_log),
         }
         client.send(welcome)
         if changed:
@@ -503,6 +519,10 @@ class Table:
                 await self._fill_bots(client, msg.get("level") or "medio")
             elif kind == "ping":
                 client.send({"type": "pong", "ref": ref, "v": self.v})
+            elif kind == "chat":
+                await self._chat(client, msg)
+            elif kind == "rematch":
+                await self._rematch_for(client)
         except TableError as exc:
             client.send({"type": "error", "code": exc.code, "reason": exc.reason, "ref": ref})
 
@@ -624,6 +644,79 @@ class Table:
         for c in self._all_clients():
             c.push(text)
 
+    # ------------------------------------------------------------ chat and rematch
+
+    async def _chat(self, client: Client, msg: dict[str, Any]) -> None:
+        """A chat line or a quick phrase from a seat: text only, stored beside the game (never
+        in its event log: no version, no replay), sent to every connection."""
+        seat = client.seat
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot chat")
+        if not self.chat:
+            raise TableError("chat_off", "chat is turned off at this table")
+        line: dict[str, Any] = {"seat": seat, "name": self.seats[seat].name}
+        if "phrase" in msg:
+            if msg["phrase"] not in CHAT_PHRASES:
+                raise TableError("bad_message", "unknown quick phrase")
+            line["phrase"] = msg["phrase"]
+        else:
+            text = clean_chat(msg.get("text", ""))
+            if not text:
+                raise TableError("bad_message", "an empty chat message")
+            line["text"] = text
+        if not self._chat_allowed(self.seats[seat]):
+            raise TableError("rate_limited", "too many chat messages; wait a moment")
+        line["at"] = round(time.time(), 1)
+        try:
+            await self.store.write(Store.op_note(self.id, "chat", seat, store_dumps(line)))
+        except Exception as exc:
+            log.error("table %s: chat not stored: %s", self.id, self.store.reason(exc))
+            raise TableError("storage", "the message could not be saved; try again") from None
+        self.chat_log.append(line)
+        text = dumps({"type": "chat", **line})
+        for c in self._all_clients():
+            c.push(text)
+
+    def _chat_allowed(self, st: Seat) -> bool:
+        """A token bucket per seat (shared by its connections): chat_rate lines a second."""
+        now = time.monotonic()
+        tokens, stamp = st.chat if st.chat[1] else (float(self.config.chat_burst), now)
+        tokens = min(float(self.config.chat_burst), tokens + (now - stamp) * self.config.chat_rate)
+        if tokens < 1.0:
+            st.chat = (tokens, now)
+            return False
+        st.chat = (tokens - 1.0, now)
+        return True
+
+    async def _rematch_for(self, client: Client) -> None:
+        """Another match with the same players, seats, bots and rules. The first request
+        makes the table; every seat's connections get their own new token (spectators the
+        table to watch), now and whenever they ask again."""
+        seat = client.seat
+        if seat is None or self.seats[seat].kind != "human":
+            raise TableError("not_seated", "only the players can ask for a rematch")
+        if self.status != "finished":
+            raise TableError("not_finished", "a rematch follows a finished match")
+        if self._rematch is None:
+            if self._on_rematch is None:
+                raise TableError("bad_message", "rematches are not available here")
+            self._rematch = await self._on_rematch(self)
+            for s, st in enumerate(self.seats):
+                for c in st.clients:
+                    c.send(self._rematch_json(s))
+            for c in self.spectators:
+                c.send(self._rematch_json(None))
+        else:
+            client.send(self._rematch_json(seat))
+
+    def _rematch_json(self, seat: int | None) -> dict[str, Any]:
+        assert self._rematch is not None
+        table, tokens = self._rematch
+        out: dict[str, Any] = {"type": "rematch", "id": table.id, "url": f"/t/{table.id}"}
+        if seat is not None and seat in tokens:
+            out.update(seat=seat, token=tokens[seat])
+        return out
+
     # ------------------------------------------------------------ seats
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -647,7 +740,7 @@ class Table:
             raise TableError("not_host", "only the table's host can fill the seats with bots")
         if self.status != "waiting":
             raise TableError("not_waiting", "the game has already started")
-        level = level if level in ("facil", "medio", "dificil", "random", "rules") else "medio"
+        level = level if level in (*LEVELS, "random", "rules") else "medio"
         await self._change_seats({i: Seat("bot", f"Bot {i + 1}", level)
                                   for i, s in enumerate(self.seats) if s.kind == "open"})
 
@@ -725,7 +818,12 @@ class Table:
         if not legal:
             return
         try:
-            action = await asyncio.to_thread(bot.choose, view, legal)
+            if is_heavy(bot):  # a search bot: seconds of CPU, in a worker process
+                seed = (self.row.seed * 1_000_003 + seat * 7919 + v * 104_729) % (2**63)
+                action: Any = await shared_pool().choose(self.seats[seat].level, seed, view,
+                                                         legal)
+            else:
+                action = await asyncio.to_thread(bot.choose, view, legal)
         except Exception:
             log.exception("table %s: bot for seat %d failed; playing a random card", self.id,
                           seat)
@@ -755,6 +853,28 @@ class Table:
             bot.reset()  # the bot protocol: forget the previous deal
             self._bots[seat] = (bot, deal_index)
         return bot
+
+
+def _seconds_left(timer: asyncio.TimerHandle | None) -> float | None:
+    """Seconds until a bot takes an absent player's seat (a countdown the others can see),
+    or None when no bot is due."""
+    if timer is None or timer.cancelled():
+        return None
+    return round(max(0.0, timer.when() - time.monotonic()), 1)  # the loop's clock
+
+
+CHAT_KEPT = 50  # chat lines kept in memory and sent with the welcome
+CHAT_MAX = 200  # characters of one chat line
+#: the quick phrases a seat may send by id (each page shows them in its own language)
+CHAT_PHRASES = frozenset({"hola", "bien", "suerte", "gracias", "uy", "otra", "adios", "espera"})
+
+
+def clean_chat(text: str) -> str:
+    """A chat line as plain text: no control or format characters, spaces collapsed, at most
+    ``CHAT_MAX`` characters."""
+    text = "".join(c for c in unicodedata.normalize("NFC", text)
+                   if c.isspace() or unicodedata.category(c)[0] != "C")
+    return " ".join(text.split())[:CHAT_MAX]
 
 
 _STORAGE_RETRY = 2.0  # seconds before a bot tries again a move that could not be stored

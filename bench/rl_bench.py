@@ -1,0 +1,158 @@
+"""Environment steps per second with random legal actions, one core, every game.
+
+Measured in the same run, for scale: the engine alone (``legal_actions`` + ``apply``, no
+observation), OpenSpiel's Python game ``python_tic_tac_toe`` and C++ ``hearts`` (random
+play through pyspiel), our ``python_tute`` through pyspiel, RLCard's ``uno`` if RLCard is
+installed, and batched self-play data generation (``tute.rl.generate``) with 1 and 2 jobs.
+
+    .venv/bin/python bench/rl_bench.py [--seconds 2] [--repeat 3] [--variants tute_parejas]
+
+A step is one action of one agent: ``last()`` (the observation and its mask) then ``step()``.
+Figures are medians of ``--repeat`` runs (machines here are shared and noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import tute
+import tute.rl
+
+
+def _rate(run: Callable[[float], int], seconds: float, repeat: int) -> float:
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        steps = run(seconds)
+        rates.append(steps / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def pettingzoo_steps(variant: str) -> Callable[[float], int]:
+    def run(seconds: float) -> int:
+        env = tute.rl.raw_env(variant)
+        env.reset(seed=1)
+        rng = random.Random(1)
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(200):
+                obs, _r, term, _t, _i = env.last()
+                if term:
+                    env.reset()
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return steps
+    return run
+
+
+def engine_steps(variant: str) -> Callable[[float], int]:
+    def run(seconds: float) -> int:
+        rng = random.Random(1)
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            deal = tute.Deal.new(variant, seed=rng.getrandbits(40))
+            while not deal.is_over():
+                legal = deal.legal_actions()
+                deal.apply(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps
+    return run
+
+
+def openspiel_steps(name: str, params: dict[str, object] | None = None
+                    ) -> Callable[[float], int]:
+    import pyspiel
+
+    game = pyspiel.load_game(name, params or {})
+
+    def run(seconds: float) -> int:
+        rng = random.Random(1)
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                    continue
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps
+    return run
+
+
+def rlcard_steps(name: str) -> Callable[[float], int]:
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": 1})
+
+    def run(seconds: float) -> int:
+        rng = random.Random(1)
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            state, _player = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _player = env.step(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
+    ap.add_argument("--repeat", type=int, default=3, help="measurements per figure (median)")
+    ap.add_argument("--variants", default=",".join(tute.VARIANTS))
+    ap.add_argument("--episodes", type=int, default=400, help="deals for generate()")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out: dict[str, object] = {}
+
+    def report(key: str, value: float, unit: str = "steps/s") -> None:
+        out[key] = round(value)
+        if not args.json:
+            print(f"{key:40s} {value:12,.0f} {unit}", flush=True)
+
+    for v in args.variants.split(","):
+        report(f"pettingzoo {v}", _rate(pettingzoo_steps(v), args.seconds, args.repeat))
+        report(f"engine alone {v}", _rate(engine_steps(v), args.seconds, args.repeat))
+    try:
+        import importlib
+
+        importlib.import_module("open_spiel.python.games")  # registers python_tic_tac_toe
+        importlib.import_module("tute.rl.openspiel")  # registers python_tute
+
+        report("openspiel python_tic_tac_toe", _rate(openspiel_steps("python_tic_tac_toe"),
+                                                     args.seconds, args.repeat))
+        report("openspiel C++ hearts", _rate(openspiel_steps("hearts"), args.seconds,
+                                             args.repeat))
+        report("openspiel python_tute parejas", _rate(openspiel_steps(
+            "python_tute", {"variant": "tute_parejas"}), args.seconds, args.repeat))
+    except ImportError as exc:
+        print(f"OpenSpiel not measured: {exc}")
+    try:
+        report("rlcard uno", _rate(rlcard_steps("uno"), args.seconds, args.repeat))
+    except ImportError:
+        print("RLCard not installed: not measured")
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        data = tute.rl.generate("tute_parejas", args.episodes, jobs=jobs, seed=1)
+        spent = time.perf_counter() - start
+        report(f"generate parejas jobs={jobs}", len(data["action"]) / spent, "decisions/s")
+    if args.json:
+        print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

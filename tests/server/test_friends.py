@@ -1,0 +1,142 @@
+"""Playing with friends: table chat and quick phrases (text only, cleaned, rate-limited, stored
+beside the game without touching its version, off when the table says so), rematches that
+keep the players, bots and rules, the list of live tables to watch, the visitor's own history
+with its result, and the house rules the lobby offers."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .conftest import choose, hello
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def _pair(client: TestClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    r = client.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
+                                        "name": "Ana", "public": True, **body}).json()
+    j = client.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
+    return r, j
+
+
+def _until_chat(p: Any) -> dict[str, Any]:
+    while True:
+        m = p.recv()
+        if m["type"] in ("chat", "error"):
+            return m
+
+
+def test_chat_is_text_stored_apart_and_rate_limited(make_client: Any, tmp_path: Path) -> None:
+    client = make_client(data_dir=tmp_path / "d")
+    r, j = _pair(client)
+    with client.websocket_connect(f"/ws/{r['id']}") as wa, \
+            client.websocket_connect(f"/ws/{r['id']}") as wb, \
+            client.websocket_connect(f"/ws/{r['id']}") as ws:
+        a, b, spec = hello(wa, r["token"]), hello(wb, j["token"]), hello(ws)
+        v = a.msgs[0]["v"]
+        a.send({"type": "chat", "text": "  hola\n\u202e<b>equipo</b>\x00  "})
+        m = _until_chat(b)
+        assert m["type"] == "chat" and m["seat"] == 0 and m["name"] == "Ana"
+        assert m["text"] == "hola <b>equipo</b>"  # plain text: the page escapes it
+        assert _until_chat(spec)["text"] == m["text"]  # spectators read the table's chat
+        assert _until_chat(a)["text"] == m["text"]  # and the sender sees its line
+        b.send({"type": "chat", "phrase": "suerte"})
+        assert _until_chat(a)["phrase"] == "suerte"
+        assert _until_chat(b)["phrase"] == "suerte"
+        b.send({"type": "chat", "phrase": "no-such"})
+        assert _until_chat(b)["code"] == "bad_message"
+        assert _until_chat(spec)["phrase"] == "suerte"
+        spec.send({"type": "chat", "text": "hi"})
+        assert _until_chat(spec)["code"] == "not_seated"
+        a.send({"type": "chat", "text": "x" * 300})
+        assert len(_until_chat(a)["text"]) == 200
+        codes = []
+        for _ in range(5):  # a burst of 4 lines, then the seat must wait
+            a.send({"type": "chat", "text": "spam"})
+            codes.append(_until_chat(a).get("code"))
+        assert "rate_limited" in codes
+        a.send({"type": "ping"})
+        assert a.until("pong")["v"] == v  # chat never moves the game's version
+    client.__exit__(None, None, None)
+    again = make_client(data_dir=tmp_path / "d")  # after a restart the chat is still there
+    with again.websocket_connect(f"/ws/{r['id']}") as wa:
+        w = hello(wa, r["token"]).msgs[0]
+        assert [c.get("text") or c.get("phrase") for c in w["chat"]][:2] == [
+            "hola <b>equipo</b>", "suerte"]
+        assert w["v"] == v
+
+
+def test_chat_can_be_turned_off(client: TestClient) -> None:
+    r, j = _pair(client, chat=False)
+    with client.websocket_connect(f"/ws/{r['id']}") as wa:
+        a = hello(wa, r["token"])
+        assert a.msgs[0]["table"]["chat"] is False
+        a.send({"type": "chat", "text": "hola"})
+        assert _until_chat(a)["code"] == "chat_off"
+
+
+def _finish(client: TestClient, r: dict[str, Any], j: dict[str, Any],
+            stack: ExitStack) -> tuple[Any, Any]:
+    rng = random.Random(2)
+    wa = stack.enter_context(client.websocket_connect(f"/ws/{r['id']}"))
+    wb = stack.enter_context(client.websocket_connect(f"/ws/{r['id']}"))
+    a, b = hello(wa, r["token"]), hello(wb, j["token"])
+    players = [a, b]
+    while not a.state["over"]:
+        for p in players:
+            while p.state["deal"]["to_move"] == p.seat and not p.state["over"] and \
+                    p.state["deal"]["legal_actions"]:
+                p.send({"type": "act", "action": choose(p.state, rng)})
+                p.until("update")
+            for q in players:  # everyone catches up
+                q.send({"type": "ping"})
+                q.until("pong")
+    return a, b
+
+
+def test_rematch_keeps_players_and_history_shows_my_result(client: TestClient) -> None:
+    r, j = _pair(client, options={"games_to_win": 1})
+    with ExitStack() as stack:
+        _rematch(client, r, j, stack)
+
+
+def _rematch(client: TestClient, r: dict[str, Any], j: dict[str, Any],
+             stack: ExitStack) -> None:
+    a, b = _finish(client, r, j, stack)
+    a.send({"type": "rematch"})
+    ra = a.until("rematch")
+    rb = b.until("rematch")  # both players get their own seat at the new table
+    assert ra["id"] == rb["id"] and ra["seat"] == 0 and rb["seat"] == 1
+    assert ra["token"] != rb["token"]
+    b.send({"type": "rematch"})  # asking again gives the same table
+    assert b.until("rematch")["token"] == rb["token"]
+    info = client.get(f"/api/tables/{ra['id']}").json()
+    assert [s["name"] for s in info["seats"]] == ["Ana", "Bea"]
+    assert info["options"]["games_to_win"] == 1 and info["status"] == "playing"
+    with client.websocket_connect(f"/ws/{ra['id']}") as ws:
+        assert hello(ws, rb["token"]).seat == 1
+    hist = client.get("/api/history", headers={"X-Tute-Seats": f"{r['id']}:{j['token']}"})
+    game = next(g for g in hist.json()["games"] if g["id"] == r["id"])
+    assert game["mine"] and game["seat"] == 1
+    assert game["won"] == (game["result"]["winner"] == 1)
+    other = client.get("/api/history").json()["games"]
+    assert all(not g["mine"] for g in other)
+
+
+def test_live_tables_and_option_specs(client: TestClient) -> None:
+    r = client.post("/api/play", json={"variant": "guinote", "public": True}).json()
+    live = client.get("/api/tables").json()["live"]
+    assert r["id"] in [t["id"] for t in live]
+    private = client.post("/api/play", json={"variant": "guinote"}).json()
+    assert private["id"] not in [t["id"] for t in client.get("/api/tables").json()["live"]]
+    variants = {v["id"]: v for v in client.get("/api/variants").json()["variants"]}
+    specs = {o["name"]: o for o in variants["guinote"]["option_specs"]}
+    assert specs["cotos_to_win"]["kind"] == "int" and specs["cotos_to_win"]["default"] == 2
+    assert specs["cotos_to_win"]["min"] == 1 and specs["cotos_to_win"]["doc"]
+    assert "choices" in specs["vueltas_claim"]

@@ -1,0 +1,139 @@
+"""The search bots: pimc (sampled worlds, exact solver or rollouts), ismcts and cheat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tute
+from tute.arena import play_deal
+from tute.bots import make_bot
+from tute.errors import TuteError
+from tute.worlds import WorldSampler
+
+pytest.importorskip("numba")
+
+GAMES = [v.id for v in tute.VARIANTS.values()]
+
+
+def _advance(deal: tute.Deal, actions: int, seed: int = 0) -> tute.Deal:
+    rules = make_bot("rules", seed=seed)
+    while len(deal.actions) < actions and not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        view = deal.view(seat)
+        deal.apply(rules.choose(view, view.legal_actions))
+    return deal
+
+
+@pytest.mark.parametrize("variant", GAMES)
+@pytest.mark.parametrize("name", ["pimc", "ismcts"])
+def test_search_bots_play_whole_deals_of_every_game(variant: str, name: str) -> None:
+    """Every decision of a whole deal (bids, trumps, exchanges, cantes, cards) is legal."""
+    bots = [make_bot(f"{name}:worlds=2:move_time=30", seed=s) for s in range(2)]
+    var = tute.find_variant(variant)
+    n = var.seat_count(var.defaults)
+    seats = [bots[s % 2] if s % 2 == 0 else make_bot("rules", seed=s) for s in range(n)]
+    deal = play_deal(tute.Deal.new(variant, seed=5), seats)
+    assert deal.is_over()
+
+
+def test_a_fixed_number_of_worlds_is_deterministic() -> None:
+    deal = _advance(tute.Deal.new("tute_parejas", seed=11), 9)
+    view = deal.view(deal.to_move)
+    picks = {str(make_bot("pimc:worlds=6:move_time=30", seed=3).choose(view, view.legal_actions))
+             for _ in range(2)}
+    assert len(picks) == 1
+
+
+@pytest.mark.parametrize("name", ["pimc", "ismcts"])
+def test_the_choice_depends_on_the_view_alone(name: str) -> None:
+    """Another deal with the same view for the seat (other hidden cards) gets the same
+    decision from the same seed: the bot cannot see the hidden cards."""
+    deal = _advance(tute.Deal.new("tute_parejas", seed=21), 13)
+    seat = deal.to_move
+    assert seat is not None
+    view = deal.view(seat)
+    other = WorldSampler(view).deal(random.Random(8))
+    assert other.view(seat) == view
+    assert any(other.hand(s) != deal.hand(s) for s in range(4) if s != seat)
+    spec = f"{name}:worlds=5:move_time=30"
+    a = make_bot(spec, seed=4).choose(view, view.legal_actions)
+    b = make_bot(spec, seed=4).choose(other.view(seat), other.view(seat).legal_actions)
+    assert a == b
+
+
+def test_with_nothing_hidden_pimc_plays_the_solvers_best() -> None:
+    """Two-player arrastre: with the stock gone each seat knows the other's hand, so every
+    world is the real one and pimc's card is worth the solver's best."""
+    from tute.solver import Solver
+
+    checked = 0
+    for seed in range(40):
+        deal = tute.Deal.new("tute_2p_habanero", seed=seed)
+        rules = make_bot("rules", seed=seed)
+        while not deal.is_over() and (deal.stock_count or deal.to_move is None):
+            view = deal.view(deal.to_move)
+            deal.apply(rules.choose(view, view.legal_actions))
+        if deal.is_over() or len(deal.legal_actions()) < 2:
+            continue
+        view = deal.view(deal.to_move)
+        if len(view.unseen) != view.hand_sizes[1 - view.seat]:
+            continue  # a card not yet accounted for (none, with the stock gone)
+        pick = make_bot("pimc:worlds=1:move_time=30", seed=1).choose(view, view.legal_actions)
+        analysis = Solver(tt_mb=8, threads=1).analyze(deal)
+        sign = 1 if deal.side_of(view.seat) == 0 else -1
+        values = {a: sign * v for a, v in analysis.actions}
+        assert values[str(pick)] == max(values.values())
+        checked += 1
+        if checked == 5:
+            break
+    assert checked >= 3
+
+
+def test_out_of_time_still_answers_legally() -> None:
+    deal = _advance(tute.Deal.new("tute_parejas", seed=2), 1)
+    view = deal.view(deal.to_move)
+    for name in ("pimc", "ismcts"):
+        pick = make_bot(f"{name}:move_time=0.001", seed=1).choose(view, view.legal_actions)
+        assert pick in view.legal_actions
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("pimc:move_time=0", "invalid move_time"),
+    ("pimc:move_time=1000", "invalid move_time"),
+    ("pimc:worlds=0", "invalid worlds"),
+    ("pimc:threads=9", "invalid threads"),
+    ("pimc:tolerance=-1", "invalid tolerance"),
+    ("ismcts:exploration=-2", "invalid exploration"),
+    ("pimc:depth=3", "has no setting 'depth'"),
+])
+def test_bad_settings_are_refused_by_name(spec: str, message: str) -> None:
+    with pytest.raises(TuteError, match=message):
+        make_bot(spec)
+
+
+def test_cheat_needs_the_deal_and_is_never_offered() -> None:
+    from tute.bots import BOTS, LEVELS
+
+    deal = _advance(tute.Deal.new("tute_parejas", seed=2), 3)
+    view = deal.view(deal.to_move)
+    with pytest.raises(TuteError, match="analysis only"):
+        make_bot("cheat").choose(view, view.legal_actions)
+    assert not BOTS["cheat"].at_table
+    assert all(bot != "cheat" for bot, _settings in LEVELS.values())
+
+
+def test_solver_tolerance_keeps_values_within_it() -> None:
+    """``value(tolerance=t)`` answers within t/2 of the exact value (the middle of a bracket
+    at most t wide), from fewer probes."""
+    from tute.solver import Solver
+
+    exact, rough = Solver(tt_mb=8, threads=1), Solver(tt_mb=8, threads=1)
+    for seed in range(12):
+        deal = _advance(tute.Deal.new("tute_parejas", seed=seed), 12 + seed % 8)
+        if deal.is_over() or deal.to_move is None:
+            continue
+        v = exact.value(deal)
+        assert abs(rough.value(deal, tolerance=8) - v) <= 4
