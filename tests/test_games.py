@@ -22,7 +22,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tute"
 def test_every_variant_has_its_game() -> None:
     assert set(CLASSES) == set(tute.VARIANTS)
     for vid, var in tute.VARIANTS.items():
-        game = var.game
+        game = game_for(var)
         assert isinstance(game, CLASSES[vid]) and game.variant is var
         assert game_for(vid) is game and game_for(var.aliases[0]) is game
         n = game.seat_count(var.defaults)
@@ -37,8 +37,8 @@ def test_every_variant_has_its_game() -> None:
 
 def test_a_modified_variant_gets_its_own_game() -> None:
     var = dataclasses.replace(tute.VARIANTS["tute_parejas"], name="Otro tute")
-    assert var.game.variant is var and type(var.game) is CLASSES["tute_parejas"]
-    assert tute.Deal.new(var, seed=3).game.variant is var
+    assert game_for(var).variant is var and type(game_for(var)) is CLASSES["tute_parejas"]
+    assert tute.Deal.new(var, seed=3).game.variant is var  # the deal asks the same game
 
 
 @pytest.mark.parametrize("vid", list(tute.VARIANTS))
@@ -163,6 +163,6 @@ def test_the_kernel_reads_the_snapshot_not_private_state() -> None:
 def test_hooks_are_data() -> None:
     """A hook answers with values: a game never holds a deal or a match."""
     for vid in tute.VARIANTS:
-        game: Game = tute.VARIANTS[vid].game
+        game: Game = game_for(vid)
         assert set(vars(type(game))) >= {"__slots__"} or type(game).__slots__ == ()
         assert not hasattr(game, "__dict__")

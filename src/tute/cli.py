@@ -34,6 +34,7 @@ from .cards import Card, Suit, parse_card, parse_suit
 from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
+from .games import game_for
 from .match import Match
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
@@ -259,7 +260,7 @@ def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
 
 def _pack(variant: Variant, opts: Options) -> int:
     """The cards that may appear in the variant's deals under ``opts`` (its game says)."""
-    return variant.game.pack(opts)
+    return game_for(variant).pack(opts)
 
 
 # =============================================================================================
@@ -513,7 +514,7 @@ def legal_line(data: Any) -> dict[str, Any]:
 
 def _trump(variant: Variant, value: Any) -> int | None:
     if value is None:
-        if not variant.game.trump_changes:
+        if not game_for(variant).trump_changes:
             _bad(f"field 'trump': null (no trump) only happens in tute_cabron; {variant.id} "
                  "needs a suit o, c, e or b")
         return None
@@ -631,7 +632,7 @@ def score_line(data: Any) -> dict[str, Any]:
         _bad("field 'cases': one deal per line; put each case on its own line")
     _check_keys(data, _SCORE_KEYS)
     variant, opts = _variant_and_options(data)
-    schema = variant.game.score_schema()  # the shape of the game's S cases
+    schema = game_for(variant).score_schema()  # the shape of the game's S cases
     if schema == "pairs":
         return _score_pairs(variant, opts, data)
     if schema == "two":
@@ -710,7 +711,7 @@ def _two_sides(data: Mapping[str, Any], names: Sequence[str], opts: Options, n: 
 
 def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("A", "B")
-    guinote = variant.game.keeps_cotos  # Guiñote: a deal wins a partida
+    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 4, lambda s: s % 2)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
@@ -739,7 +740,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
 
 def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("seat0", "seat1")
-    guinote = variant.game.keeps_cotos  # Guiñote: a deal wins a partida
+    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 2, lambda s: s)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}

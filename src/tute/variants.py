@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from .cards import DECK_36, DECK_40, GUINOTE, TUTE, RankOrder
 from .errors import InvalidOptionError, UnknownVariantError
-
-if TYPE_CHECKING:
-    from .games.base import Game
 
 __all__ = [
     "OPTION_SPECS",
@@ -321,7 +318,8 @@ _STOCK: Final = (
 class Variant:
     """One game of the family: its table, pack, rank order, applicable flags and defaults.
 
-    What the game does with them lives in its module under :mod:`tute.games` (:attr:`game`).
+    What the game does with them lives in its module under :mod:`tute.games`
+    (``tute.games.game_for(variant)``).
     """
 
     id: str
@@ -348,27 +346,23 @@ class Variant:
     def resolve(self, options: Mapping[str, Any] | Options | None = None) -> Options:
         return resolve_options(self, options)
 
-    @property
-    def game(self) -> Game:
-        """The variant's game: the rules that make it differ from the others."""
+    def _game(self) -> Table:
         game = GAMES[self.id]
-        if game.variant is not self:  # a modified copy of a registered variant
-            game = type(game)(self)
-        return game
+        return game if game.variant is self else GAME_CLASSES[self.id](self)
 
     def layout(self, options: Options | None = None) -> tuple[int, int]:
         """The pack (a card mask) and the cards dealt to each player under ``options``."""
-        return self.game.layout(options or self.defaults)
+        return self._game().layout(options or self.defaults)
 
     def sides(self, options: Options | None = None) -> int:
         """Number of scoring sides (2 in partnership and two-player games)."""
-        return self.game.sides(options or self.defaults)
+        return self._game().sides(options or self.defaults)
 
     def seat_count(self, options: Options | None = None) -> int:
-        return self.game.seat_count(options or self.defaults)
+        return self._game().seat_count(options or self.defaults)
 
     def side_of(self, seat: int, options: Options | None = None) -> int:
-        return self.game.side_of(seat)
+        return self._game().side_of(seat)
 
 
 def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | None) -> Options:
@@ -512,9 +506,22 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
 ]}
 
-#: each variant's game (:mod:`tute.games`), filled in when that package is imported (``import
-#: tute`` does): the games import this module, never the other way round
-GAMES: Final[dict[str, Game]] = {}
+class Table(Protocol):
+    """What the registry asks of a variant's game: its table. :mod:`tute.games` implements it
+    (``tute.games.game_for`` gives the whole game)."""
+
+    variant: Variant
+
+    def layout(self, options: Options) -> tuple[int, int]: ...
+    def seat_count(self, options: Options) -> int: ...
+    def sides(self, options: Options) -> int: ...
+    def side_of(self, seat: int) -> int: ...
+
+
+#: each variant's game and the game classes by variant id, filled in when :mod:`tute.games` is
+#: imported (``import tute`` does): the games import this module, never the other way round
+GAMES: Final[dict[str, Table]] = {}
+GAME_CLASSES: Final[dict[str, Callable[[Variant], Table]]] = {}
 
 _ALIASES: Final[dict[str, str]] = {}
 for _v in VARIANTS.values():

@@ -39,6 +39,7 @@ from ..actions import PASS, Action, Exchange
 from ..cards import DECK_40, SUIT_MASKS, Card, RankOrder
 from ..deal import SeatView
 from ..errors import TuteError
+from ..games import game_for
 from ..rules import Declaration, excluded_by_play, trick_winner
 from ..variants import find_variant
 from .base import Bot, register
@@ -93,8 +94,8 @@ def _table(variant_id: str, options: Any, seats: int) -> _Table:
         undertrump=bool(options.must_undertrump),
         head_after_ruff=bool(options.must_head_after_ruff),
         marriage_second=var.order.marriage,
-        cabron=var.game.trump_changes,
-        arrastre_cantes=var.game.arrastre_cantes,
+        cabron=game_for(var).trump_changes,
+        arrastre_cantes=game_for(var).arrastre_cantes,
     )
 
 

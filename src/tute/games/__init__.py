@@ -1,7 +1,8 @@
 """One home for each game: what makes a game of the family different lives in its module.
 
-The registry maps each variant to its :class:`Game` (one instance per variant, put in
-``tute.variants.GAMES`` here, so ``Variant.game`` finds it without importing this package);
+The registry maps each variant to its :class:`Game` (one instance per variant; it is also put
+in ``tute.variants.GAMES``, so that ``Variant.seat_count`` and the like find it without importing
+this package);
 :mod:`tute.variants` stays the registry of ids, aliases and options.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..variants import GAMES, VARIANTS, Variant, find_variant
+from ..variants import GAME_CLASSES, GAMES, VARIANTS, Variant, find_variant
 from .arrastrado import Arrastrado
 from .base import Game
 from .cabron import Cabron
@@ -31,9 +32,14 @@ CLASSES: Final[dict[str, type[Game]]] = {
     "tute_cabron": Cabron,
 }
 
-GAMES.update((vid, CLASSES[vid](var)) for vid, var in VARIANTS.items())
+_BY_ID: Final[dict[str, Game]] = {vid: CLASSES[vid](var) for vid, var in VARIANTS.items()}
+GAMES.update(_BY_ID)
+GAME_CLASSES.update(CLASSES)
 
 
 def game_for(variant: str | Variant) -> Game:
-    """The game of a variant (an id, an alias or a :class:`Variant`)."""
-    return find_variant(variant).game
+    """The game of a variant (an id, an alias or a :class:`Variant`; a modified copy of a
+    registered variant gets a game of its own)."""
+    var = find_variant(variant)
+    game = _BY_ID[var.id]
+    return game if game.variant is var else CLASSES[var.id](var)

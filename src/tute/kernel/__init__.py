@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import TuteError
+from ..games import game_for
 from ..variants import Options, Variant
 from . import _tables as T
 from ._core import (
@@ -86,7 +87,7 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     ``hero`` matters only with more than two sides (arrastrado, one side per seat): the
     objective sides (``C_OBJ*``) are then {``hero``} (0) against every other seat (1).
     """
-    game = variant.game
+    game = game_for(variant)
     flags = game.kernel_config(options)
     cfg = np.zeros(T.C_SIZE, dtype=np.int64)
     n = game.seat_count(options)

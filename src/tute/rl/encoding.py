@@ -32,6 +32,7 @@ from ..actions import (
 from ..cards import ALL_CARDS, Card, Rank, Suit
 from ..deal import SeatView
 from ..events import CardPlayed, DealEnded, Declared, Drew, Event, Passed, TrickTaken
+from ..games import game_for
 from ..match import MatchView
 from ..rules import CUARENTA, TUTE_CABALLOS, TUTE_REYES, TUTE_SOTAS, veinte
 from ..variants import Options, Variant, find_variant
@@ -56,7 +57,7 @@ class ActionCatalogue:
 
     def __init__(self, variant: Variant, options: Options):
         acts: list[Action] = list(ALL_CARDS)
-        game = variant.game
+        game = game_for(variant)
         if not game.trump_changes:  # cabrón's cantes come from the tricks, not from a choice
             acts += [CUARENTA, *(veinte(s) for s in Suit)]
             if options.tute_enabled:
@@ -211,7 +212,7 @@ class SeatEncoder:
         self._cpoints, self._stock, self._sizes = o["cante_points"], o["stock"], o["hand_sizes"]
         self._tricks_o, self._to_move, self._upcard_o = o["tricks"], o["to_move"], o["upcard"]
         self._strength = variant.order.strength
-        self._cabron = variant.game.trump_changes
+        self._cabron = game_for(variant).trump_changes
         # obligations that make a refused suit a proof of a void (rules.md §1.4)
         self._claim = options.renuncio_mode == "claim"
         self._exempt = options.partner_exemption and variant.partnerships
@@ -254,7 +255,8 @@ class SeatEncoder:
         # replayed here is only the trick machine (trump and stock count as they were)
         stock_at_start = view.stock_count + sum(1 for e in view.history if e.__class__ is Drew)
         self.stock_count = stock_at_start
-        game = self.variant.game  # cabrón finds its trump in play, subastado's declarer names it
+        # cabrón finds its trumps in play, and subastado's declarer names them
+        game = game_for(self.variant)
         fixed_trump = not (game.trump_changes or game.auction)
         self.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
         for e in view.history:

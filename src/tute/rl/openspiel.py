@@ -35,6 +35,7 @@ from ..cards import ALL_CARDS
 from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..events import CardPlayed, Declared, Drew, Event, Exchanged, TookOver
+from ..games import game_for
 from .encoding import SeatEncoder
 from .table import Table
 
@@ -97,7 +98,7 @@ class _Spec:
         for i, s in enumerate(self.receivers):
             hands[s] = [str(ALL_CARDS[c]) for c in cards[i * size:(i + 1) * size]]
         dealt = len(self.receivers) * size
-        kw = self.variant.game.deal_extras(list(cards[dealt:]), cards[dealt - 1])
+        kw = game_for(self.variant).deal_extras(list(cards[dealt:]), cards[dealt - 1])
         return Deal.new(self.variant, options=self.opts, dealer=n - 1, hands=hands, **kw)
 
 
@@ -279,7 +280,7 @@ class TuteState(pyspiel.State):
                 seat, cards = e.seat, (e.card.index,)  # type: ignore[union-attr]
             elif cls is Exchanged:
                 seat, cards = e.seat, (e.given.index,)  # type: ignore[union-attr]
-            elif cls is Declared and not g.variant.game.trump_changes:  # cabrón: trick cantes
+            elif cls is Declared and not game_for(g.variant).trump_changes:  # cabrón: trick cantes
                 seat, cards = e.seat, tuple(c.index for c in e.cards)  # type: ignore[union-attr]
             else:
                 continue
@@ -348,7 +349,7 @@ class TuteState(pyspiel.State):
                                  if (o := g.slot_owner(k)) is not None}
         hands = len(g.receivers) * g.hand_size
         rank = {k: k for k in range(hands)}
-        laid = g.variant.game.allowed_extras(g.opts)  # what lies outside the hands
+        laid = game_for(g.variant).allowed_extras(g.opts)  # what lies outside the hands
         if g.variant.stock:
             fixed.add(hands)  # the upcard, face up
             draws = [e for e in view.history if e.__class__ is Drew]
@@ -385,7 +386,7 @@ class TuteState(pyspiel.State):
         g = self.game
         enc = SeatEncoder(g.variant, g.opts, player, g.layout)
         enc.stock_count = view.stock_count + sum(1 for e in view.history if e.__class__ is Drew)
-        fixed_trump = not (g.variant.game.trump_changes or g.variant.game.auction)
+        fixed_trump = not (game_for(g.variant).trump_changes or game_for(g.variant).auction)
         enc.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
         out, draws = [], 0
         for e in view.history:

@@ -62,6 +62,7 @@ from ..events import (
     TrickTaken,
     TrumpNamed,
 )
+from ..games import game_for
 from ..rules import Declaration, declaration_cards, legal_mask, marriage_mask, trick_winner
 from ..variants import Options, Variant, find_variant
 
@@ -373,7 +374,7 @@ def _active_next(view: SeatView) -> tuple[int, ...]:
     wrong for subastado with an idle dealer (a known engine bug, fixed elsewhere)."""
     n = view.seats
     idle = -1
-    dealer_out = find_variant(view.variant).game.idle_seat(view.dealer, view.options)
+    dealer_out = game_for(find_variant(view.variant)).idle_seat(view.dealer, view.options)
     if dealer_out is not None:
         idle = dealer_out
         if view.contract is not None and view.contract[2] and view.auction is not None:

@@ -84,6 +84,7 @@ from ..events import (
     TookOver,
     TrumpNamed,
 )
+from ..games import game_for
 from ..rules import Declaration, declaration_cards
 from .knowledge import (
     DISCARD,
@@ -843,7 +844,7 @@ def _world(k: Knowledge, where: dict[int, tuple[Place, Interval]], known: dict[i
 def _new_deal(k: Knowledge, world: World) -> Deal:
     view = k.view
     kwargs: dict[str, Any] = {}
-    laid = k.variant.game.allowed_extras(k.options)  # what the game lays outside the hands
+    laid = game_for(k.variant).allowed_extras(k.options)  # what the game lays outside the hands
     if k.stock_game:
         kwargs["upcard"] = world.initial_upcard
         kwargs["stock"] = list(world.initial_stock)
@@ -881,7 +882,7 @@ def _script(k: Knowledge) -> list[Action | None]:
     Trick ends, draws, the auction's end, cabrón's cantes, the compulsory table exchanges and
     the deal's end are the engine's own events, not actions."""
     assert k.history.events is not None
-    cabron = k.variant.game.trump_changes
+    cabron = game_for(k.variant).trump_changes
     table = k.view.table_card is not None and k.options.exchange_mandatory
     stop = k.options.vueltas_claim == "manual"
     out: list[Action | None] = []
