@@ -1126,7 +1126,10 @@ class _Words:
     def event(self, ev: Any, deal: Deal) -> str | None:
         """One log line for a public event, or None for the events a log leaves out."""
         if isinstance(ev, TrickTaken):
-            plays = [((ev.leader + i) % deal.seats, c) for i, c in enumerate(ev.cards)]
+            # the deal's order of play, not leader + i: subastado's idle dealer plays no card
+            order = deal.play_order
+            k = order.index(ev.leader)
+            plays = list(zip(order[k:] + order[:k], ev.cards, strict=False))
             key = "trick_you" if ev.winner == self.you else "trick"
             return self(key, n=ev.number, plays=self.plays(plays), w=self.seat(ev.winner),
                         p=ev.points)

@@ -540,10 +540,19 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[TrickRecord, ...]:
+        # the order of play is fixed before the first lead, so it gives every trick's seats
         return tuple(
-            TrickRecord(i + 1, lead, tuple(ALL_CARDS[c] for c in cards), win, pts)
+            TrickRecord(i + 1, lead, tuple(ALL_CARDS[c] for c in cards), win, pts,
+                        tuple(self._trick_seats(lead, len(cards))))
             for i, (lead, cards, win, pts) in enumerate(self._completed)
         )
+
+    @property
+    def play_order(self) -> tuple[int, ...]:
+        """The seats that play this deal, in playing order from the dealer's right (a seat
+        that sits out, such as subastado's idle dealer, is left out)."""
+        n, nxt = self._n, self._nxt
+        return tuple(s for s in ((self.dealer + 1 + k) % n for k in range(n)) if nxt[s] != s)
 
     @property
     def trick_number(self) -> int:
@@ -1323,6 +1332,11 @@ class Deal:
             auction=None if self._auction is None else (self._auction[0], self._auction[1]),
             contract=self._contract,
             history=tuple(self.events_for(seat)),
+            play_order=self.play_order,
+            side_of=tuple(self.side_of(s) for s in range(self._n)),
+            partnerships=self._partners,
+            total_tricks=self.total_tricks,
+            goal=self._game.goal_info(self.options),
         )
 
     def snapshot(self) -> Position:

@@ -66,7 +66,6 @@ class _Table:
     deck: int
     partnerships: bool
     stock: bool
-    total_tricks: int
     stock_tricks: int
     stock_rule: str
     exemption: bool
@@ -81,14 +80,12 @@ class _Table:
 def _table(variant_id: str, options: Any, seats: int) -> _Table:
     var = find_variant(variant_id)
     deck = var.deck
-    per_seat = deck.bit_count() // seats
     stock_tricks = 0
     if var.stock:
         stock_tricks = (deck.bit_count() - seats * options.hand_size) // seats
-        per_seat = deck.bit_count() // seats
     return _Table(
         order=var.order, deck=deck, partnerships=var.partnerships, stock=var.stock,
-        total_tricks=per_seat, stock_tricks=stock_tricks,
+        stock_tricks=stock_tricks,
         stock_rule=options.stock_phase_rule if var.stock else "full",
         exemption=bool(options.partner_exemption) and var.partnerships,
         undertrump=bool(options.must_undertrump),
@@ -129,15 +126,15 @@ class _Knowledge:
         for rec in view.tricks:
             if t.stock and rec.number <= t.stock_tricks:
                 continue  # stock-phase inferences died with the draw that followed
-            self._infer_trick(rec.leader, [c.index for c in rec.cards], obligated=True)
+            self._infer_trick(rec.seats, [c.index for c in rec.cards], obligated=True)
         if view.trick:
             obligated = not (t.stock and view.stock_count > 0 and t.stock_rule != "full")
-            self._infer_trick(view.trick[0][0], [c.index for _, c in view.trick],
+            self._infer_trick([s for s, _ in view.trick], [c.index for _, c in view.trick],
                               obligated=obligated)
         for s in range(n):  # a card known to be in a hand is not excluded from it
             self.excluded[s] &= ~self.known[s]
 
-    def _infer_trick(self, leader: int, cards: list[int], *, obligated: bool) -> None:
+    def _infer_trick(self, seats: Sequence[int], cards: list[int], *, obligated: bool) -> None:
         t = self.t
         order = t.order
         trump = None if t.cabron else self.trump  # cabrón: trumps changed mid-deal
@@ -148,7 +145,7 @@ class _Knowledge:
         else:  # the stock-phase duties (free, follow_suit, follow_trump_lead)
             phase, rule = "stock", t.stock_rule
         for pos in range(1, len(cards)):
-            seat = (leader + pos) % self.n
+            seat = seats[pos]
             if seat == self.me:
                 continue
             before = cards[:pos]
@@ -235,7 +232,8 @@ def _dead_card(view: SeatView, t: _Table) -> int:
 def _partners(view: SeatView, t: _Table) -> int:
     """Mask of the seats on this seat's side, itself included."""
     if t.partnerships:
-        return (1 << view.seat) | (1 << ((view.seat + 2) % view.seats))
+        side = view.side_of[view.seat]
+        return sum(1 << s for s, sd in enumerate(view.side_of) if sd == side)
     contract = getattr(view, "contract", None)  # subastado: the defenders play together
     declarer = contract[0] if isinstance(contract, tuple) and contract else None
     if isinstance(declarer, int) and declarer != view.seat:
@@ -276,7 +274,8 @@ class RulesBot(Bot):
         t = _table(view.variant, view.options, view.seats)
         k = _Knowledge(view, t)
         obligated = not (t.stock and view.stock_count > 0 and t.stock_rule != "full")
-        tricks_left = t.total_tricks - len(view.tricks)
+        # the engine's count: subastado's idle dealer or widow, cabrón's pack for four
+        tricks_left = view.total_tricks - len(view.tricks)
         keep = _Keeper(view, t, k, tricks_left)
         if not view.trick:
             return self._lead(view, t, k, cards, keep, obligated)
@@ -284,7 +283,7 @@ class RulesBot(Bot):
 
     def _follow(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
                 keep: _Keeper, obligated: bool) -> Card:
-        order, n, me = t.order, view.seats, view.seat
+        order = t.order
         trick = [c.index for _, c in view.trick]
         lead = trick[0] // 10
         best, best_seat = trick[0], view.trick[0][0]
@@ -292,7 +291,7 @@ class RulesBot(Bot):
             if _beats(c.index, best, k.trump, order):
                 best, best_seat = c.index, s
         on_table = sum(order.points[c] for c in trick)
-        rest = [(me + i) % n for i in range(1, n - len(trick))]
+        rest = _after(view)[:len(view.play_order) - len(trick) - 1]
         scored = []
         for card in cards:
             x = card.index
@@ -310,8 +309,8 @@ class RulesBot(Bot):
 
     def _lead(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
               keep: _Keeper, obligated: bool) -> Card:
-        order, n, me = t.order, view.seats, view.seat
-        rest = [(me + i) % n for i in range(1, n)]
+        order = t.order
+        rest = _after(view)
         trump = k.trump
         opponents = [s for s in rest if not k.partners >> s & 1]
         draw_trumps = False
@@ -351,6 +350,13 @@ def _beats(x: int, best: int, trump: int | None, order: RankOrder) -> bool:
     if x // 10 == best // 10:
         return bool(order.higher[best] >> x & 1)
     return trump is not None and x // 10 == trump
+
+
+def _after(view: SeatView) -> list[int]:
+    """The other seats that play, in playing order after this one (an idle seat left out)."""
+    order = view.play_order
+    i = order.index(view.seat)
+    return [*order[i + 1:], *order[:i]]
 
 
 def _hold(k: _Knowledge, rest: list[int], best: int, lead: int, ours: bool,

@@ -402,7 +402,7 @@ def _frame(m: Match, seat: int | None, action: str | None) -> dict[str, Any]:
         "deal_number": n, "seat": seat, "action": action,
         "hands": [shown.hand(s).to_list() for s in range(shown.seats)],
         "trick": [[s, str(c)] for s, c in shown.trick] or (
-            [[s, str(c)] for s, c in shown.tricks[-1].plays(shown.seats)]
+            [[s, str(c)] for s, c in shown.tricks[-1].plays()]
             if shown.tricks and shown.is_over() else []),
         "trump": None if shown.trump is None else shown.trump.letter,
         "trump_card": None if shown.trump_card is None else str(shown.trump_card),

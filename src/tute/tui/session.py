@@ -602,7 +602,7 @@ class Session:
             last = v.tricks[-1]
             lines.append(self.t("last_trick", who=self.seat_name(last.winner), p=last.points)
                          + ":")
-            lines.extend(f"  {self.seat_name(s)}: {c}" for s, c in last.plays(v.seats))
+            lines.extend(f"  {self.seat_name(s)}: {c}" for s, c in last.plays())
         else:
             lines.append(self.t("trick_empty"))
         if v.exchanges and not v.tricks:  # the compulsory exchanges, until the first trick
@@ -631,7 +631,7 @@ class Session:
         if len(tricks) < (1 if self.view().trick else 2):
             return self.t("no_previous")
         rec = tricks[-1] if self.view().trick else tricks[-2]
-        plays = ", ".join(f"{self.seat_name(s)} {c}" for s, c in rec.plays(self.view().seats))
+        plays = ", ".join(f"{self.seat_name(s)} {c}" for s, c in rec.plays())
         return self.t("previous_trick", n=rec.number, plays=plays,
                       who=self.seat_name(rec.winner), p=rec.points)
 
@@ -864,7 +864,7 @@ class Replay:
         elif deal.tricks:
             last = deal.tricks[-1]
             out.append(t("last_trick", who=t("seat", n=last.winner), p=last.points) + ": "
-                       + ", ".join(f"{t('seat', n=s)} {c}" for s, c in last.plays(deal.seats)))
+                       + ", ".join(f"{t('seat', n=s)} {c}" for s, c in last.plays()))
         if deal.actions:
             out.append(f"→ {deal.actions[-1]}")
         if deal.is_over():
