@@ -264,12 +264,17 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     @app.post("/api/play")
     async def play(body: PlayBody, request: Request) -> dict[str, Any]:
         check_rate(request)
-        from ..variants import find_variant
+        from ..errors import TuteError
+        from ..variants import find_variant, resolve_options
 
         try:
-            n = find_variant(body.variant).seat_count()
+            var = find_variant(body.variant)
         except Exception:
             raise TableError("bad_table", f"unknown variant {body.variant!r}") from None
+        try:  # the options may change the table (cabrón's players, subastado's seats)
+            n = var.seat_count(resolve_options(var, body.options))
+        except TuteError as exc:
+            raise TableError("bad_table", str(exc)) from None
         if body.level not in (*LEVELS, "random", "rules"):
             raise TableError("bad_table", "level must be one of: " + ", ".join(LEVELS))
         seats = ["you"] + [body.level] * (n - 1)

@@ -16,7 +16,7 @@ from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
-from ..variants import OPTION_SPECS, VARIANTS, find_variant
+from ..variants import OPTION_SPECS, VARIANTS, Variant, find_variant, resolve_options
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
 from .table import (
@@ -45,10 +45,30 @@ def variants_json() -> list[dict[str, Any]]:
     out = []
     for v in VARIANTS.values():
         out.append({"id": v.id, "name": v.name, "english": v.english,
-                    "seats": v.seat_count(), "partnerships": v.partnerships,
+                    "seats": v.seat_count(), "seat_counts": _seat_counts(v),
+                    "partnerships": v.partnerships,
                     "summary": v.summary, "options": list(v.option_names),
                     "option_specs": [_option_json(v, name) for name in v.option_names]})
     return out
+
+
+def _seat_counts(v: Variant) -> dict[str, Any]:
+    """The table sizes a variant may be played at, by the option that sets it: {option: None,
+    counts: [n]} for a fixed table, else the option and {value: seats} (the lobby asks for the
+    right number of seats once the option is chosen)."""
+    for name in v.option_names:
+        spec = OPTION_SPECS[name]
+        if spec.kind != "choice":
+            continue
+        counts = {}
+        for x in spec.choices:
+            try:
+                counts[str(x)] = v.seat_count(resolve_options(v, {name: x}))
+            except TuteError:
+                continue  # a value that needs another option set: not a table size
+        if len(set(counts.values())) > 1:
+            return {"option": name, "by_value": counts, "counts": sorted(set(counts.values()))}
+    return {"option": None, "by_value": {}, "counts": [v.seat_count()]}
 
 
 def _option_json(v: Any, name: str) -> dict[str, Any]:

@@ -193,7 +193,8 @@ def deal_summary(deal: Deal, number: int) -> dict[str, Any] | None:
         "result": deal.result().to_json(),
         "last_trick": None if last is None else {
             "number": last.number, "leader": last.leader, "winner": last.winner,
-            "points": last.points, "cards": [str(c) for c in last.cards]},
+            "points": last.points, "cards": [str(c) for c in last.cards],
+            "seats": list(last.seats)},
         "tricks": len(tricks),
     }
 
@@ -224,15 +225,18 @@ def score_values(match: Match) -> list[int]:
 
 def seating(match: Match) -> dict[str, Any]:
     """Who plays with whom, as data, so that no client guesses it from the seat count: the
-    seats in playing order (play passes from seat s to s + 1), the scoring side of each seat
+    number of seats, the seats that play this deal in playing order (``play_order``, from the
+    dealer's right; an idle seat is left out), the scoring side of each seat
     (``deal.side_of``), whether sides are partnerships, and the seats that sit this deal out
-    (subastado with four: the dealer gets no cards)."""
+    (subastado with four: the dealer, or the top bidder after the dealer's takeover)."""
     deal = match.deal
     n = deal.seats
+    order = deal.play_order
     return {"seats": n, "sides": match.variant.sides(match.options),
             "partnerships": match.variant.partnerships,
             "side_of": [deal.side_of(s) for s in range(n)],
-            "idle": [s for s in range(n) if not len(deal.initial_hands[s])]}
+            "play_order": list(order),
+            "idle": [s for s in range(n) if s not in order]}
 
 
 # A finished deal never changes: its score-sheet row is computed once per match (the public

@@ -408,12 +408,12 @@ function tablePage(id) {
   }
 
   function sideName(side) {
-    const n = T.info.seats.length;
-    const partners = n === 4;
-    const me = T.seat ?? 0;
-    if (partners) {
-      if (T.seat === null) return `${seatName(side)} & ${seatName(side + 2)}`;
-      return side === me % 2 ? t("us") : t("them");
+    // who plays with whom is the server's (seating), never guessed from the seat count
+    const st = T.state.seating;
+    if (st.partnerships) {
+      const members = st.side_of.map((sd, s) => [sd, s]).filter(([sd]) => sd === side).map(([, s]) => seatName(s));
+      if (T.seat === null) return members.join(" & ");
+      return side === st.side_of[T.seat] ? t("us") : t("them");
     }
     return seatName(side);
   }
@@ -520,8 +520,11 @@ function tablePage(id) {
       if (u.kind === "action") T.message = "";
       if (u.events.some((e) => e.e === "CardPlayed")) beep(380, 40);
       if (trick) {
-        const n = T.info.seats.length;
-        T.flash = trick.cards.map((c, i) => [(trick.leader + i) % n, c]);
+        // the seats of its cards are the engine's (an idle seat plays none): the record of
+        // that trick in the new state, or the finished deal's last trick
+        const rec = [...T.state.deal.tricks, T.state.last_deal?.last_trick]
+          .find((r) => r && r.seats && r.number === trick.number && r.cards.join() === trick.cards.join());
+        T.flash = trick.cards.map((c, i) => [rec ? rec.seats[i] : trick.leader, c]);
         T.flashWinner = trick.winner;
         render();
         await sleep(T.state.deal.to_move === T.seat ? 900 : 1200);
@@ -571,7 +574,7 @@ function tablePage(id) {
     if (T.flash) trick = T.flash;
     else if (T.showLast) {
       const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : T.state.last_deal?.last_trick;
-      if (last) trick = last.cards.map((c, i) => [(last.leader + i) % n, c]);
+      if (last) trick = last.cards.map((c, i) => [last.seats ? last.seats[i] : last.leader, c]);
       centerNote = `<span class="note">${t("lastTrick")}</span>`;
     }
     const board = boardHTML({
@@ -588,7 +591,7 @@ function tablePage(id) {
         'tabindex="0" role="button"')).join("");
     const focus = handFocus();
     const sides = d.card_points.length;
-    const sideRows = [...Array(sides).keys()].map((sd) => `<tr ${T.seat !== null && (n === 4 ? T.seat % 2 : T.seat) === sd ? 'class="mine"' : ""}>
+    const sideRows = [...Array(sides).keys()].map((sd) => `<tr ${T.seat !== null && T.state.seating.side_of[T.seat] === sd ? 'class="mine"' : ""}>
       <th>${esc(sideName(sd))}</th><td>${d.card_points[sd]}</td><td>${(T.state.score || T.state.games)[sd] ?? 0}${T.state.cotos ? ` <small>(${T.state.cotos[sd]} coto)</small>` : ""}</td></tr>`).join("");
     const cantes = d.cantes.map(([s, decl, p]) => `<li>${esc(seatName(s))}: ${esc(actionLabel(decl).replace(/^(Cantar|Declare) /, ""))} <b>${p}</b></li>`).join("");
     const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>`
@@ -691,8 +694,8 @@ function tablePage(id) {
     }
     if (T.overlay === "match" && T.state.over) {
       const r = T.state.result;
-      const mySide = T.seat === null ? null : (T.info.seats.length === 4 ? T.seat % 2 : T.seat);
-      const partners = T.info.seats.length === 4;
+      const mySide = T.seat === null ? null : T.state.seating.side_of[T.seat];
+      const partners = T.state.seating.partnerships;
       let head = t("winnerIs", esc(sideName(r.winner)));
       if (mySide !== null) {
         head = r.winner === mySide ? t(partners ? "youWin" : "youWin1") : t(partners ? "youLose" : "youLose1");
