@@ -35,7 +35,9 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
+from .i18n import card_name, refusal_text, suit_name
 from .match import Match
+from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     cabron_losers,
@@ -918,8 +920,6 @@ def score_command() -> None:
 # =============================================================================================
 # Words and narration (Spanish first, English second)
 
-_EN_RANK = {"A": "ace", "3": "three", "R": "king", "C": "knight", "S": "knave", "7": "seven",
-            "6": "six", "5": "five", "4": "four", "2": "two"}
 
 _TEXT: dict[str, dict[str, str]] = {
     "es": {
@@ -1097,12 +1097,10 @@ class _Words:
         return f"la {text}" if self.lang == "es" and self.variant.partnerships else text
 
     def suit(self, s: Suit) -> str:
-        return s.spanish if self.lang == "es" else s.english
+        return suit_name(self.lang, s)
 
     def card_name(self, c: Card) -> str:
-        if self.lang == "es":
-            return c.spanish()
-        return f"{_EN_RANK[c.rank.letter]} of {c.suit.english}"
+        return card_name(self.lang, c)
 
     def declaration(self, d: Declaration, trump: Suit | None) -> str:
         es = self.lang == "es"
@@ -1221,18 +1219,6 @@ class _Words:
         sep = " a " if self.lang == "es" else "–"
         return self("match_winner", who=self.side_seats(res.winner, the=True),
                     score=f"{top}{sep}{rest}")
-
-
-def _reason(lang: str, text: str) -> str:
-    """An engine reason (English) in the UI language, when tute.i18n can translate it."""
-    try:
-        from .i18n import reason
-    except ImportError:
-        return text
-    try:
-        return str(reason(lang, text))
-    except Exception:
-        return text
 
 
 def _bot_choice(rng: random.Random, actions: Sequence[Action], *, sings: bool = False) -> Action:
@@ -2107,12 +2093,14 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         try:
             action = parse_action(text)
         except TuteError as exc:
-            typer.echo(w("illegal", why=_reason(w.lang, str(exc))))
+            why = Refusal.of("bad_notation", text=text, detail=str(exc))
+            typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
             continue
         if action in legal:
             return action
         # the engine's reason; it only ever speaks of this seat's own hand and the table
-        typer.echo(w("illegal", why=_reason(w.lang, deal.why_illegal(action) or "not legal now")))
+        why = deal.refusal(action) or Refusal.of("not_legal_now")
+        typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
 
 
 # =============================================================================================

@@ -74,6 +74,8 @@ from .games.base import (
     THROW as _THROW,
 )
 from .games.subastado import NEW_AUCTION
+from .i18n import refusal_text
+from .messages import Refusal
 from .records import (
     check_header,
     check_result,
@@ -86,7 +88,7 @@ from .rules import (
     Declaration,
     available_declarations,
     declaration_cards,
-    explain_plays,
+    explain_refusals,
     legal_in_trick,
     marriage_mask,
 )
@@ -715,23 +717,29 @@ class Deal:
         raise AssertionError(kind)
 
     def why_illegal(self, action: str | Action) -> str | None:
-        """None if ``action`` is legal now, else the reason it is refused."""
+        """None if ``action`` is legal now, else the reason it is refused (English; see
+        :meth:`refusal` for the reason as a value)."""
+        why = self.refusal(action)
+        return None if why is None else refusal_text("en", why)
+
+    def refusal(self, action: str | Action) -> Refusal | None:
+        """None if ``action`` is legal now, else the :class:`~tute.messages.Refusal` of it."""
         try:
             act = parse_action(action)
         except InvalidNotationError as exc:
-            return str(exc)
+            return Refusal.of("bad_notation", text=str(action), detail=str(exc))
         if self._phase == _OVER:
-            return "the deal is over"
+            return Refusal.of("deal_over")
         seat = self._to_move
         if act in self.legal_actions():
             return None
         if isinstance(act, Card):
             if self._phase == _POLL:
-                return f"seat {seat} must first {self._poll_question()}"
+                return Refusal.of("poll_first", seat=seat, poll=self._queue[0].kind)
             if not act.mask & self._hands[seat]:
-                return f"{act} is not in seat {seat}'s hand"
+                return Refusal.of("not_in_hand", card=str(act), seat=seat)
             stock_phase = bool(self._stock) and self.options.stock_phase_rule != "full"
-            _, why = explain_plays(
+            _, why = explain_refusals(
                 self._hands[seat], self._trick, self.trump, self.order,
                 phase="stock" if stock_phase else "obligated",
                 stock_phase_rule=self.options.stock_phase_rule,
@@ -740,7 +748,7 @@ class Deal:
                 partner_exemption=self._exempt, must_undertrump=self._undertrump,
                 must_head_after_ruff=self._head_after_ruff,
             )
-            return why.get(act.index, "not a legal card now")
+            return why.get(act.index) or Refusal.of("not_legal_card")
         if isinstance(act, Declaration):
             return self._why_not_declare(seat, act)
         if isinstance(act, Exchange):
@@ -751,59 +759,55 @@ class Deal:
                 assert self._auction is not None
                 return self._game.why_not_bid(act.points, self._auction, self.options)
             if isinstance(act, Discard) and kind == DISCARD:
-                return f"{act.card} is not among seat {seat}'s cards"
+                return Refusal.of("discard_not_held", card=str(act.card), seat=seat)
             if isinstance(act, ThrowIn) and kind == _THROW:
-                return (f"only a hand worth at most {self.options.weak_hand_max_points} card "
-                        "points may be thrown in")
+                return Refusal.of("throw_in_too_strong",
+                                  points=self.options.weak_hand_max_points or 0)
             if isinstance(act, Claim) and kind == _CLAIM:
-                return "no opponent has played a card yet"
-            return f"seat {seat} must now {self._poll_question()}"
+                return Refusal.of("claim_no_play")
+            return Refusal.of("poll_now", seat=seat, poll=kind)
         if isinstance(act, Stop):
-            return ("only the trick winner, before leading, in a deal de vueltas with "
-                    "vueltas_claim=manual may stop play")
+            return Refusal.of("stop_not_now")
         if isinstance(act, Claim):
             if not self._claim_mode:
-                return "renuncio claims need renuncio_mode=claim (illegal plays are prevented)"
-            return "no opponent has played a card yet"
+                return Refusal.of("claim_disabled")
+            return Refusal.of("claim_no_play")
         if isinstance(act, Pass):
-            return "there is nothing to pass on now: play a card"
-        return "that action belongs to another moment of the deal: play a card"
+            return Refusal.of("nothing_to_pass")
+        return Refusal.of("other_moment")
 
-    def _poll_question(self) -> str:
-        return _QUESTIONS[self._queue[0].kind]
-
-    def _why_not_declare(self, seat: int, decl: Declaration) -> str:
+    def _why_not_declare(self, seat: int, decl: Declaration) -> Refusal:
         if not self._decls(seat) and not self._window >> seat & 1:
             if self._trick:
-                return "declarations are only possible before the next trick is led"
+                return Refusal.of("declare_before_lead")
             if not self._completed:
-                return "a declaration needs a won trick first"
+                return Refusal.of("declare_needs_trick")
             if self._game.stock and not self._stock and not self._game.arrastre_cantes:
-                return "no declarations once the stock is exhausted (arrastre)"
-            return f"seat {seat} may not declare now"
+                return Refusal.of("declare_arrastre")
+            return Refusal.of("declare_not_now", seat=seat)
         hand = self._hands[seat]
         cards = declaration_cards(decl, self.trump, self.order)
         if decl.is_tute and not self.options.tute_enabled:
-            return "tute is not enabled in this game"
+            return Refusal.of("tute_disabled")
         if cards & hand != cards:
             missing = " ".join(str(c) for c in cards_of(cards & ~hand))
-            return f"{decl} needs {missing} in hand"
+            return Refusal.of("declare_needs", decl=str(decl), missing=missing)
         suit = decl.marriage_suit(self.trump)
         if suit is not None and self._sung >> suit & 1:
-            return f"the {Suit(suit).spanish} marriage has already been declared"
+            return Refusal.of("marriage_sung", suit=Suit(suit).letter)
         if decl.kind == "cuarenta" and self._forty_lost >> seat & 1:
-            return "the right to the 40 was lost by singing a 20 first"
+            return Refusal.of("forty_lost")
         if decl.kind == "veinte" and self.options.forty_first == "enforce":
-            return "the 40 must be declared before any 20"
-        return f"{decl} is not available now"
+            return Refusal.of("forty_first")
+        return Refusal.of("declare_unavailable", decl=str(decl))
 
-    def _why_not_exchange(self, seat: int, act: Exchange) -> str:
+    def _why_not_exchange(self, seat: int, act: Exchange) -> Refusal:
         if not self._game.stock:
             return self._game.why_not_exchange(act.card.index, -1, 0, self._n, self.options)
         if not self._stock:
-            return "the stock is exhausted: no upcard to exchange"
+            return Refusal.of("stock_exhausted")
         if not act.card.mask & self._hands[seat]:
-            return f"{act.card} is not in seat {seat}'s hand"
+            return Refusal.of("not_in_hand", card=str(act.card), seat=seat)
         return self._game.why_not_exchange(act.card.index, self._upcard, len(self._stock),
                                            self._n, self.options)
 
@@ -819,7 +823,8 @@ class Deal:
             try:
                 act = parse_action(action)
             except InvalidNotationError as exc:
-                raise IllegalActionError(str(exc), action=str(action)) from None
+                why = Refusal.of("bad_notation", text=str(action), detail=str(exc))
+                raise IllegalActionError(str(exc), action=str(action), refusal=why) from None
         if act.__class__ is Card and self._phase == _PLAY:
             card: Card = act
             seat = self._to_move
@@ -864,12 +869,12 @@ class Deal:
             self._pass(seat)
         return act
 
-    def _refuse(self, act: Action, reason: str | None = None) -> None:
-        if reason is None:
-            reason = self.why_illegal(act) or "not legal now"
+    def _refuse(self, act: Action) -> None:
+        why = self.refusal(act) or Refusal.of("not_legal_now")
+        reason = refusal_text("en", why)
         who = "" if self._phase == _OVER else f"seat {self._to_move}: "
         raise IllegalActionError(f"illegal action {str(act)!r} ({who}{reason})",
-                                 action=str(act), reason=reason)
+                                 action=str(act), reason=reason, refusal=why)
 
     def _save(self) -> None:
         """Push the undo snapshot of the state (replaced by :func:`_state_methods`)."""
@@ -1444,19 +1449,6 @@ class Deal:
     def __repr__(self) -> str:
         state = "over" if self.is_over() else f"trick {self.trick_number}, seat {self._to_move}"
         return f"<Deal {self.variant.id} dealer={self.dealer} trump={self.trump_card} {state}>"
-
-
-_QUESTIONS: Final = {
-    EXCHANGE: "exchange the upcard or pass (before the draw)",
-    TUTE: "show the tute held from the deal or pass",
-    CANTE: "declare or pass",
-    BID: "bid or pass",
-    _TAKEOVER: "take over the bid or pass",
-    DISCARD: "discard a card (the widow was taken)",
-    TRUMP: "name the trump suit",
-    _THROW: "throw in the hand or pass",
-    _CLAIM: "claim a renuncio or pass",
-}
 
 
 def _deal_out(order: list[int], n: int, receivers: list[int], packet: int,

@@ -14,6 +14,8 @@ from typing import Final
 
 from .cards import ALL_CARDS, SUIT_MASKS, TUTE, RankOrder, Suit, parse_suit
 from .errors import InvalidNotationError
+from .i18n import refusal_text
+from .messages import Refusal
 
 __all__ = [
     "CUARENTA",
@@ -24,16 +26,13 @@ __all__ = [
     "available_declarations",
     "excluded_by_play",
     "explain_plays",
+    "explain_refusals",
     "legal_in_trick",
     "legal_mask",
     "parse_declaration",
     "trick_winner",
     "veinte",
 ]
-
-def _suit_name(suit: int) -> str:
-    return Suit(suit).spanish
-
 
 def legal_mask(
     hand: int,
@@ -172,38 +171,63 @@ def explain_plays(
     must_undertrump: bool = False,
     must_head_after_ruff: bool = False,
 ) -> tuple[int, dict[int, str]]:
-    """The legal mask and, for every other card of ``hand``, why it may not be played."""
+    """The legal mask and, for every other card of ``hand``, why it may not be played
+    (English text; :func:`explain_refusals` gives the reasons as values)."""
+    legal, why = explain_refusals(
+        hand, trick, trump, order, phase=phase, stock_phase_rule=stock_phase_rule,
+        partner_winning=partner_winning, partner_exemption=partner_exemption,
+        must_undertrump=must_undertrump, must_head_after_ruff=must_head_after_ruff,
+    )
+    return legal, {c: refusal_text("en", r) for c, r in why.items()}
+
+
+def explain_refusals(
+    hand: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> tuple[int, dict[int, Refusal]]:
+    """The legal mask and, for every other card of ``hand``, the :class:`Refusal` of it."""
     legal = legal_mask(
         hand, trick, trump, order, phase=phase, stock_phase_rule=stock_phase_rule,
         partner_winning=partner_winning, partner_exemption=partner_exemption,
         must_undertrump=must_undertrump, must_head_after_ruff=must_head_after_ruff,
     )
-    why: dict[int, str] = {}
+    why: dict[int, Refusal] = {}
     refused = hand & ~legal
     if not refused:
         return legal, why
     lead = trick[0] // 10
     led = hand & SUIT_MASKS[lead]
     best, ruffed = _best(trick, trump, order)
+    lead_s, trump_s = Suit(lead).letter, Suit(trump or 0).letter
     for c in _indices(refused):
         if phase == "stock" and stock_phase_rule != "full":
             if stock_phase_rule == "follow_suit":
-                why[c] = f"must follow suit: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_follow", suit=lead_s)
             else:
-                why[c] = f"must answer the trump lead with a trump: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_answer_trump", suit=lead_s)
         elif led:
             if c // 10 != lead:
-                why[c] = f"must follow suit: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_follow", suit=lead_s)
             elif ruffed:  # only with must_head_after_ruff
-                why[c] = f"must beat {ALL_CARDS[_best_of_suit(trick, lead, order)]}"
+                why[c] = Refusal.of("must_beat",
+                                    card=str(ALL_CARDS[_best_of_suit(trick, lead, order)]))
             else:
-                why[c] = f"must beat {ALL_CARDS[best]}"
+                why[c] = Refusal.of("must_beat", card=str(ALL_CARDS[best]))
         elif not ruffed:
-            why[c] = f"must trump: void in {_suit_name(lead)}, so a {_suit_name(trump or 0)} card"
+            why[c] = Refusal.of("must_trump", suit=lead_s, trump=trump_s)
         elif legal & order.higher[best]:
-            why[c] = f"must overtrump {ALL_CARDS[best]}"
+            why[c] = Refusal.of("must_overtrump", card=str(ALL_CARDS[best]))
         else:
-            why[c] = f"must play a trump: {_suit_name(trump or 0)}"
+            why[c] = Refusal.of("must_play_trump", trump=trump_s)
     return legal, why
 
 
@@ -388,24 +412,24 @@ def exchange_refusal(
     two_enabled: bool = True,
     two_takes_four: bool = True,
     last_round_allowed: bool = False,
-) -> str | None:
+) -> Refusal | None:
     """None if ``give`` may take the upcard now, else why not (ignoring who and when)."""
     trump = upcard // 10
     target = exchange_card(upcard, trump, two_enabled=two_enabled,
                            two_takes_four=two_takes_four)
-    up = ALL_CARDS[upcard]
+    up = str(ALL_CARDS[upcard])
     if target is None:
         if upcard % 10 == _TWO:
-            return f"nothing can take the {up}"
+            return Refusal.of("upcard_untakable", card=up)
         if not two_enabled:
-            return "exchanging with the 2 is not enabled"
-        return f"the 2 may not take a 4 here ({up})"
+            return Refusal.of("two_disabled")
+        return Refusal.of("two_not_four", card=up)
     if give != target:
         if give % 10 == _SEVEN and give // 10 == trump:
-            return f"the 7 only takes an A, 3, R, C or S; the upcard is {up}"
+            return Refusal.of("seven_takes", card=up)
         if give % 10 == _TWO and give // 10 == trump:
-            return f"the 2 only takes a 7, 6, 5 or 4; the upcard is {up}"
-        return f"only {ALL_CARDS[target]} may take the upcard {up}"
+            return Refusal.of("two_takes", card=up)
+        return Refusal.of("only_takes", target=str(ALL_CARDS[target]), card=up)
     if stock_cards <= players and not last_round_allowed:
-        return "no exchange in the last draw round"
+        return Refusal.of("last_round")
     return None

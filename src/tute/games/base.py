@@ -14,6 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ALL_CARDS, GUINOTE, RankOrder, Suit, parse_card
 from ..errors import TuteError
+from ..messages import Refusal
 from ..rules import Declaration, exchange_card
 from ..variants import Options, Variant
 from ..views import DealResult
@@ -273,8 +274,8 @@ class Game:
         return self.arrastre_cantes
 
     def why_not_exchange(self, give: int, upcard: int, stock_left: int, seats: int,
-                         options: Options) -> str:
-        return f"there is no upcard to exchange in {self.variant.id}"
+                         options: Options) -> Refusal:
+        return Refusal.of("no_upcard", variant=self.variant.id)
 
     def entitled(self, winner: int, seats: int, contract: tuple[int, int, bool] | None,
                  options: Options) -> int:
@@ -305,7 +306,7 @@ class Game:
     def bids(self, auction: Any, options: Options) -> range:
         raise NotImplementedError
 
-    def why_not_bid(self, points: int, auction: Any, options: Options) -> str:
+    def why_not_bid(self, points: int, auction: Any, options: Options) -> Refusal:
         raise NotImplementedError
 
     def next_bidder(self, auction: Any, seat: int, order: Sequence[int],

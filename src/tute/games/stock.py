@@ -10,6 +10,7 @@ from typing import Any
 
 from ..cards import ALL_CARDS, parse_card
 from ..errors import TuteError
+from ..messages import Refusal
 from ..rules import exchange_card, exchange_refusal
 from ..scoring import score_per_deal_2p, target_winner
 from ..variants import Options
@@ -87,7 +88,7 @@ class Stock(Game):
         return 0
 
     def why_not_exchange(self, give: int, upcard: int, stock_left: int, seats: int,
-                         options: Options) -> str:
+                         options: Options) -> Refusal:
         why = exchange_refusal(
             give, upcard, stock_left, seats, two_enabled=options.exchange_two_enabled,
             two_takes_four=options.two_exchanges_four,
@@ -96,8 +97,8 @@ class Stock(Game):
         if why:
             return why
         if options.exchange_timing == "after_winning_before_draw":
-            return "only the side that has just won a trick may exchange, before the draw"
-        return "an exchange is not possible at this moment"
+            return Refusal.of("exchange_winner_only")
+        return Refusal.of("exchange_not_now")
 
     # ---------------------------------------------------------------- after a trick
 

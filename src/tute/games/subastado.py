@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import ALL_CARDS, DECK_36, DECK_40, parse_card
+from ..messages import Refusal
 from ..scoring import settle_subastado
 from ..variants import MOST_POINTS, Options
 from ..views import DealResult
@@ -81,15 +82,15 @@ class Subastado(Game):
         return range(start, MAX_BID + 1, step)
 
     @staticmethod
-    def why_not_bid(points: int, auction: Auction, options: Options) -> str:
+    def why_not_bid(points: int, auction: Auction, options: Options) -> Refusal:
         current = auction[0]
         if points < options.min_bid:
-            return f"bid {points} is below min_bid {options.min_bid}"
+            return Refusal.of("bid_below_min", bid=points, minimum=options.min_bid)
         if points % options.bid_step:
-            return f"bid {points} is not a multiple of {options.bid_step}"
+            return Refusal.of("bid_not_multiple", bid=points, step=options.bid_step)
         if current and points <= current:
-            return f"bid {points} does not beat the current bid {current}"
-        return f"bid {points} is above the most a deal can give ({MAX_BID})"
+            return Refusal.of("bid_not_higher", bid=points, current=current)
+        return Refusal.of("bid_above_max", bid=points, maximum=MAX_BID)
 
     @staticmethod
     def next_bidder(auction: Auction, seat: int, order: Sequence[int],

@@ -50,8 +50,9 @@ from ..events import (
     TrickTaken,
     TrumpNamed,
 )
-from ..i18n import reason, suit_name, tr
+from ..i18n import refusal_text, suit_name, tr
 from ..match import Match
+from ..messages import Refusal
 from ..rules import Declaration
 from ..shuffle import derive_seed
 from ..variants import Variant
@@ -462,19 +463,19 @@ class Session:
         """Apply the human's action, or say (in the UI language) why it is refused."""
         if not self.human_to_move():
             return Outcome(message=self.t("wait", who=self.seat_name(self.match.to_move or 0)))
-        why = self.deal.why_illegal(action)
+        why = self.deal.refusal(action)
         if why is not None:
             return Outcome(message=self.t("illegal", why=self._reason(why)))
         try:
             applied = self._apply(action)
         except TuteError as exc:  # the engine refused after all: say why, change nothing
-            return Outcome(message=self.t("illegal", why=self._reason(str(exc))))
+            refusal = getattr(exc, "refusal", None)
+            text = str(exc) if refusal is None else self._reason(refusal)
+            return Outcome(message=self.t("illegal", why=text))
         return Outcome(applied=applied)
 
-    def _reason(self, text: str) -> str:
-        text = reason(self.lang, text)
-        return text.replace(f"en la mano del asiento {self.human}", "en tu mano").replace(
-            f"not in seat {self.human}'s hand", "not in your hand")
+    def _reason(self, why: Refusal) -> str:
+        return refusal_text(self.lang, why, you=self.human)
 
     def bot_step(self) -> Action | None:
         """Let the bot to move act once; None when it is the human's turn or all is over."""
