@@ -512,6 +512,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "last_round": "en el último robo no se cambia",
         "exchange_winner_only": "solo cambia quien acaba de ganar la baza, antes de robar",
         "exchange_not_now": "ahora no se puede cambiar",
+        "not_your_turn": "no es tu turno",
         "poll.exchange": "cambiar la pinta o pasar (antes de robar)",
         "poll.tute": "enseñar el tute de mano o pasar",
         "poll.cante": "cantar o pasar",
@@ -576,6 +577,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "exchange_winner_only": "only the side that has just won a trick may exchange, before "
                                 "the draw",
         "exchange_not_now": "an exchange is not possible at this moment",
+        "not_your_turn": "it is not your turn",
         "poll.exchange": "exchange the upcard or pass (before the draw)",
         "poll.tute": "show the tute held from the deal or pass",
         "poll.cante": "declare or pass",

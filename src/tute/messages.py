@@ -74,6 +74,7 @@ CODES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "last_round": (),
     "exchange_winner_only": (),
     "exchange_not_now": (),
+    "not_your_turn": (),  # the server's, for an intent out of turn (the deal knows no "you")
 })
 
 # The polls a seat may be asked (Poll.kind in tute.games.base), named in the catalogues.

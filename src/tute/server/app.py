@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..i18n import LANGS, catalogue
 from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
@@ -260,6 +261,13 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
         return {"variants": variants_json(), "levels": list(LEVELS)}
+
+    @app.get("/api/messages/{lang}")
+    async def refusal_catalogue(lang: str) -> dict[str, Any]:
+        # the page words the engine's refusals from tute.i18n's own catalogue
+        if lang not in LANGS:
+            raise TableError("not_found", f"no messages in {lang!r}: " + ", ".join(LANGS))
+        return catalogue(lang)
 
     @app.post("/api/play")
     async def play(body: PlayBody, request: Request) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 // The tute front end: lobby, table and replay pages. Plain ES modules, no build step; it
 // talks only the protocol of docs/protocol.md (HTTP under /api, a WebSocket per table).
-import { t, setLang, getLang, cardName, actionLabel, reasonText } from "./i18n.js";
+import { t, setLang, getLang, cardName, actionLabel, refusalText } from "./i18n.js";
 import { cardSVG, backSVG, installCardDefs } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -496,7 +496,7 @@ function tablePage(id) {
           return;
         }
         if (m.code === "stale") { send({ type: "sync", since: T.v ?? 0 }); return; }
-        T.message = t("illegal", reasonText(m.reason));
+        T.message = t("illegal", refusalText(m.refusal, m.reason, T.seat));
         beep(200, 120);
         render();
         break;
