@@ -191,7 +191,7 @@ class Deal:
         "variant", "options", "order", "seed", "dealer", "mano", "trump_card", "total_tricks",
         "carry", "_game", "_n", "_sides", "_partners", "_exempt", "_undertrump",
         "_head_after_ruff", "_higher", "_points_table", "_claim_mode", "_turn_exchange",
-        "_stock_rule", "_trick_cantes_on",
+        "_stock_rule", "_trick_cantes_on", "_turn_extras",
         "_layout",
         "_initial_hands",
         *_STATE,
@@ -222,6 +222,7 @@ class Deal:
     _turn_exchange: int  # exchanges on one's own turn: 0 never, 1 always, 2 once side won
     _stock_rule: str  # the play duties while the stock lasts
     _trick_cantes_on: bool  # the cards of a trick may sing (cabrón)
+    _turn_extras: bool  # a turn may offer more than cards and cantes (see _with_turn_extras)
     _layout: Layout  # the cards outside the hands as dealt
     _initial_hands: tuple[int, ...]
     _hands: tuple[int, ...]
@@ -376,6 +377,8 @@ class Deal:
         n = self._n
         game = self._game
         self._layout = layout
+        self._turn_extras = bool(self._turn_exchange) or self._claim_mode or (
+            self.carry is not None and self.options.vueltas_claim == "manual")
         self.trump_card = None if layout.trump_card < 0 else ALL_CARDS[layout.trump_card]
         self.trump = None if layout.trump is None else Suit(layout.trump)
         self._stock = layout.stock
@@ -680,18 +683,25 @@ class Deal:
                 decls: list[Action] = list(self._available(seat))
                 if decls:
                     acts = decls + acts
-            turn = self._turn_exchange
-            if turn and self._stock and (turn == 1 or self._side_first >> self.side_of(seat) & 1):
-                acts = self._exchanges_for(seat) + acts
-            if self._claim_mode and self._can_claim(seat):
-                acts.append(CLAIM)
-            if (self.carry is not None and not self._trick and self._completed
-                    and self.options.vueltas_claim == "manual"):
-                acts.append(STOP)
+            if self._turn_extras:
+                acts = self._with_turn_extras(seat, acts)
             return acts
         if phase == _POLL:
             return self._poll_actions()
         return []
+
+    def _with_turn_extras(self, seat: int, acts: list[Action]) -> list[Action]:
+        """A turn's actions besides cards and cantes: an exchange on one's own turn, a
+        renuncio claim, stopping play de vueltas."""
+        turn = self._turn_exchange
+        if turn and self._stock and (turn == 1 or self._side_first >> self.side_of(seat) & 1):
+            acts = self._exchanges_for(seat) + acts
+        if self._claim_mode and self._can_claim(seat):
+            acts.append(CLAIM)
+        if (self.carry is not None and not self._trick and self._completed
+                and self.options.vueltas_claim == "manual"):
+            acts.append(STOP)
+        return acts
 
     def _poll_actions(self) -> list[Action]:
         seat, kind = self._queue[0]
@@ -954,7 +964,7 @@ class Deal:
             else:
                 self._finish("tricks", None)
             return
-        if self._vueltas_reached(side):
+        if self.carry is not None and self._vueltas_reached(side):
             return
         if self._stock:
             self._after_stock_trick(winner)
@@ -965,8 +975,8 @@ class Deal:
         """Cantes sung by the cards of a trick (cabrón), for the trick's winner."""
         trump, found = self._game.trick_cantes(
             trick, None if self.trump is None else int(self.trump), self.order)
-        if trump is not None:
-            self.trump = Suit(trump)
+        if trump is not None and self.trump is None:
+            self.trump = Suit(trump)  # the first marriage named it
         for suit, decl, pts in found:
             self._sung |= 1 << suit
             self._cantes = (*self._cantes, (winner, decl, pts))
