@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("--variants", nargs="*", default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    variants = args.variants or [v.id for v in tute.VARIANTS.values() if v.playable]
+    variants = args.variants or list(tute.VARIANTS)
     results = []
     for vid in variants:
         print(f"# {vid} …", file=sys.stderr, flush=True)

@@ -4,7 +4,6 @@ layout and shuffle vectors, notation, refusals with reasons, events, cantes in r
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 import random
 from typing import Any
@@ -23,17 +22,14 @@ from tute import (
     Suit,
     TuteError,
     UnknownVariantError,
-    VariantNotPlayableError,
 )
 from tute.events import CardPlayed, DealEnded, Declared, Passed, TrickTaken
-from tute.match import Match
 from tute.shuffle import derive_seed, shuffled
 
 VARIANT_IDS = [
     "tute_parejas", "tute_2p_habanero", "tute_2p_corriente", "tute_arrastrado_3p",
     "tute_subastado", "guinote", "guinote_2p", "tute_cabron",
 ]
-NOT_PLAYABLE = [v.id for v in tute.VARIANTS.values() if not v.playable]
 
 # Trumps are oros (2o, the dealer's last card); seat 0 is mano and holds the 40 (Ro Co),
 # the 20 in copas and the 20 in bastos.
@@ -153,24 +149,6 @@ def test_valid_options_are_applied() -> None:
     assert deal.to_record()["options"] == {
         "partner_exemption": True, "two_games_threshold": 101,
         "match": {"mode": "race", "games": 3}}
-
-
-@pytest.mark.parametrize("vid", VARIANT_IDS)
-def test_non_playable_variant(vid: str) -> None:
-    """Registered variants that cannot be played yet are refused with a clear message; as
-    variants become playable, a copy marked not playable keeps the check alive."""
-    variant = tute.VARIANTS[vid]
-    if variant.playable:
-        variant = dataclasses.replace(variant, playable=False)
-    for build in (lambda: tute.Deal.new(variant, seed=1), lambda: Match.new(variant, seed=1)):
-        with pytest.raises(VariantNotPlayableError) as exc:
-            build()
-        message = str(exc.value)
-        assert vid in message and "not playable" in message
-        assert "tute_parejas" in message  # says what can be played instead
-    if vid in NOT_PLAYABLE:  # and by name, through the registry
-        with pytest.raises(VariantNotPlayableError, match=vid):
-            tute.Deal.new(vid, seed=1)
 
 
 def test_trump_card_needs_explicit_hands() -> None:
@@ -706,8 +684,7 @@ def test_variant_ids() -> None:
         assert tute.find_variant(vid).id == vid
         assert tute.find_variant(tute.VARIANTS[vid]) is tute.VARIANTS[vid]
     parejas = tute.VARIANTS["tute_parejas"]
-    assert (parejas.players, parejas.partnerships, parejas.hand_size, parejas.playable) == (
-        4, True, 10, True)
+    assert (parejas.players, parejas.partnerships, parejas.hand_size) == (4, True, 10)
     assert tute.VARIANTS["tute_subastado"].deck.bit_count() == 36
 
 

@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 from tute import VARIANTS, Card
 from tute.actions import Discard
-from tute.i18n import TEXT, reason, tr
+from tute.i18n import TEXT, refusal_text, tr
 from tute.match import Match
+from tute.messages import Refusal
 from tute.tui.app import ActionButton, CardButton, GameScreen, ReplayScreen, SetupScreen, TuteApp
 from tute.tui.session import Replay, Session, card_key, opponent_names
 
@@ -21,20 +22,25 @@ from tute.tui.session import Replay, Session, card_key, opponent_names
 # i18n
 
 
-@pytest.mark.parametrize(("english", "spanish"), [
-    ("must follow suit: copas", "hay que asistir: copas"),
-    ("must beat Rc", "hay que montar: supera el Rc"),
-    ("must trump: void in copas, so a oros card", "hay que fallar: no tienes copas, juega un oros"),
-    ("must overtrump Co", "hay que pisar: supera el triunfo Co"),
-    ("must play a trump: oros", "hay que jugar triunfo: oros"),
-    ("must answer the trump lead with a trump: oros",
+@pytest.mark.parametrize(("refusal", "english", "spanish"), [
+    (Refusal.of("must_follow", suit="c"), "must follow suit: copas", "hay que asistir: copas"),
+    (Refusal.of("must_beat", card="Rc"), "must beat Rc", "hay que montar: supera el Rc"),
+    (Refusal.of("must_trump", suit="c", trump="o"), "must trump: void in copas, so a oros card",
+     "hay que fallar: no tienes copas, juega un oros"),
+    (Refusal.of("must_overtrump", card="Co"), "must overtrump Co",
+     "hay que pisar: supera el triunfo Co"),
+    (Refusal.of("must_play_trump", trump="o"), "must play a trump: oros",
+     "hay que jugar triunfo: oros"),
+    (Refusal.of("must_answer_trump", suit="o"), "must answer the trump lead with a trump: oros",
      "al arrastre de triunfo hay que responder con triunfo: oros"),
-    ("the 40 must be declared before any 20", "hay que cantar las cuarenta antes que las veinte"),
-    ("no exchange in the last draw round", "en el último robo no se cambia"),
+    (Refusal.of("forty_first"), "the 40 must be declared before any 20",
+     "hay que cantar las cuarenta antes que las veinte"),
+    (Refusal.of("last_round"), "no exchange in the last draw round",
+     "en el último robo no se cambia"),
 ])
-def test_engine_reasons_in_spanish(english: str, spanish: str) -> None:
-    assert reason("es", english) == spanish
-    assert reason("en", english) == english
+def test_engine_reasons_in_spanish(refusal: Refusal, english: str, spanish: str) -> None:
+    assert refusal_text("es", refusal) == spanish
+    assert refusal_text("en", refusal) == english
 
 
 def test_both_languages_have_the_same_words() -> None:
@@ -157,7 +163,7 @@ async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
-@pytest.mark.parametrize("variant", [v.id for v in VARIANTS.values() if v.playable])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_a_whole_deal_through_the_ui(variant: str) -> None:
     s = Session.new(variant, seed=21, opponents="rules")
     app = TuteApp(session=s, bot_delay=0)

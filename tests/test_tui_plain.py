@@ -22,7 +22,7 @@ from tute.tui.session import Session
 from tute.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAYABLE = [v.id for v in VARIANTS.values() if v.playable]
+PLAYABLE = list(VARIANTS)
 
 
 def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:

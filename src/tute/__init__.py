@@ -18,7 +18,6 @@ from .errors import (
     RecordError,
     TuteError,
     UnknownVariantError,
-    VariantNotPlayableError,
 )
 from .match import Match, MatchResult, MatchView
 from .rules import Declaration, parse_declaration
@@ -56,7 +55,6 @@ __all__ = [
     "TuteError",
     "UnknownVariantError",
     "Variant",
-    "VariantNotPlayableError",
     "find_variant",
     "parse_action",
     "parse_card",

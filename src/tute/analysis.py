@@ -218,7 +218,9 @@ def summarize(decisions: Sequence[Decision]) -> dict[str, Any]:
 def deals_of_record(record: Mapping[str, Any] | str | bytes) -> tuple[str, list[Deal]]:
     """The record's kind and its deals (a deal record has one), every action replayed and
     checked; :class:`~tute.RecordError` names what is wrong with a bad record."""
-    from .records import deal_from_record, match_from_record, parse_record_text
+    from .deal import Deal
+    from .match import Match
+    from .records import parse_record_text
 
     if isinstance(record, (str, bytes)):
         record = parse_record_text(record)
@@ -226,8 +228,8 @@ def deals_of_record(record: Mapping[str, Any] | str | bytes) -> tuple[str, list[
         raise RecordError("invalid record: expected a JSON object at the top level")
     kind = record.get("kind", "deal")
     if kind == "match":
-        return "match", list(match_from_record(record).deals)
-    return "deal", [deal_from_record(record)]
+        return "match", list(Match.from_record(record).deals)
+    return "deal", [Deal.from_record(record)]
 
 
 def _start(deal: Deal) -> Deal:

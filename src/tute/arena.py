@@ -270,7 +270,6 @@ def selfplay(
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
     var = find_variant(variant)
-    var.require_playable()
     opts = var.resolve(options)
     n = var.seat_count(opts)
     names = [_lineup_names(lu) for lu in lineups]

@@ -190,10 +190,13 @@ DECK_36: Final = DECK_40 & ~sum(1 << (10 * s) for s in range(4))
 class RankOrder:
     """Strength and points of the ranks in one family (Tute or Guiñote), as per-card tables."""
 
-    __slots__ = ("higher", "name", "points", "rank_points", "strength")
+    __slots__ = ("higher", "marriage", "name", "points", "rank_points", "strength")
 
-    def __init__(self, name: str, ranks_high_to_low: str, rank_points: dict[str, int]):
+    def __init__(self, name: str, ranks_high_to_low: str, rank_points: dict[str, int],
+                 marriage: str = "C"):
         self.name = name
+        #: position in a suit of the king's partner in a marriage (caballo, or Guiñote's sota)
+        self.marriage: int = _RANK_BY_TEXT[marriage.lower()].value
         ranks = [_RANK_BY_TEXT[r.lower()] for r in ranks_high_to_low.split()]
         strength_of_rank = {r: 9 - i for i, r in enumerate(ranks)}
         self.rank_points: tuple[int, ...] = tuple(rank_points.get(r.letter, 0) for r in Rank)
@@ -226,7 +229,7 @@ class RankOrder:
 
 TUTE: Final = RankOrder("tute", "A 3 R C S 7 6 5 4 2", {"A": 11, "3": 10, "R": 4, "C": 3, "S": 2})
 GUINOTE: Final = RankOrder("guinote", "A 3 R S C 7 6 5 4 2",
-                           {"A": 11, "3": 10, "R": 4, "S": 3, "C": 2})
+                           {"A": 11, "3": 10, "R": 4, "S": 3, "C": 2}, marriage="S")
 
 # Display order within a suit: strongest first (Tute order), cached per 10-bit suit pattern.
 _DISPLAY_POSITIONS: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)

@@ -30,12 +30,14 @@ import typer
 
 from . import __version__
 from .actions import Action, parse_action
-from .cards import DECK_40, Card, Suit, parse_card, parse_suit
+from .cards import Card, Suit, parse_card, parse_suit
 from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
+from .games import game_for
+from .i18n import card_name, refusal_text, suit_name
 from .match import Match
-from .records import deal_from_record, match_from_record
+from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     cabron_losers,
@@ -259,14 +261,8 @@ def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
 
 
 def _pack(variant: Variant, opts: Options) -> int:
-    """The cards that may appear. Cabrón is played with 36 or 40 cards depending on the table
-    (rule case P39 has a 2 with the 3-player default), so it accepts all 40; subastado with a
-    widow card plays with 40."""
-    if variant.id == "tute_cabron":
-        return DECK_40
-    if variant.id == "tute_subastado" and opts.widow_card:
-        return DECK_40
-    return variant.deck
+    """The cards that may appear in the variant's deals under ``opts`` (its game says)."""
+    return game_for(variant).pack(opts)
 
 
 # =============================================================================================
@@ -520,7 +516,7 @@ def legal_line(data: Any) -> dict[str, Any]:
 
 def _trump(variant: Variant, value: Any) -> int | None:
     if value is None:
-        if variant.id != "tute_cabron":
+        if not game_for(variant).trump_changes:
             _bad(f"field 'trump': null (no trump) only happens in tute_cabron; {variant.id} "
                  "needs a suit o, c, e or b")
         return None
@@ -638,15 +634,16 @@ def score_line(data: Any) -> dict[str, Any]:
         _bad("field 'cases': one deal per line; put each case on its own line")
     _check_keys(data, _SCORE_KEYS)
     variant, opts = _variant_and_options(data)
-    if variant.id in ("tute_parejas", "guinote"):
+    schema = game_for(variant).score_schema()  # the shape of the game's S cases
+    if schema == "pairs":
         return _score_pairs(variant, opts, data)
-    if variant.id in ("tute_2p_habanero", "tute_2p_corriente", "guinote_2p"):
+    if schema == "two":
         return _score_two(variant, opts, data)
-    if variant.id == "tute_arrastrado_3p":
+    if schema == "three":
         return _score_three(variant, opts, data)
-    if variant.id == "tute_subastado":
+    if schema == "subastado":
         return _score_subastado(opts, data)
-    if variant.id == "tute_cabron":
+    if schema == "cabron":
         return _score_cabron(variant, opts, data)
     _bad(f"field 'variant': scoring of {variant.id} is not supported")
 
@@ -670,8 +667,8 @@ def _named_parties(data: Mapping[str, Any], names: Sequence[str],
     missing = [k for k in names if k not in source]
     unknown = [str(k) for k in source if k not in names]
     if missing or unknown:
-        what = "; ".join(filter(None, [missing and "missing " + ", ".join(missing),
-                                       unknown and "unexpected " + ", ".join(unknown)]))
+        what = "; ".join(filter(None, ["missing " + ", ".join(missing) if missing else "",
+                                       "unexpected " + ", ".join(unknown) if unknown else ""]))
         label = "sides" if where else "/".join(names)
         _bad(f"field {label!r}: expected {', '.join(names)}: {what}")
     return [_party(k, source[k], f"{where}{k}") for k in names]
@@ -716,7 +713,7 @@ def _two_sides(data: Mapping[str, Any], names: Sequence[str], opts: Options, n: 
 
 def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("A", "B")
-    guinote = variant.family == "guinote"
+    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 4, lambda s: s % 2)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
@@ -745,7 +742,7 @@ def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> di
 
 def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
     names = ("seat0", "seat1")
-    guinote = variant.family == "guinote"
+    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
     tute, parties, totals = _two_sides(data, names, opts, 2, lambda s: s)
     if tute is not None:
         return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
@@ -923,8 +920,6 @@ def score_command() -> None:
 # =============================================================================================
 # Words and narration (Spanish first, English second)
 
-_EN_RANK = {"A": "ace", "3": "three", "R": "king", "C": "knight", "S": "knave", "7": "seven",
-            "6": "six", "5": "five", "4": "four", "2": "two"}
 
 _TEXT: dict[str, dict[str, str]] = {
     "es": {
@@ -957,7 +952,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "demo_title": "Tute por parejas: partida de demostración entre bots (semilla {seed})",
         "demo_sides": "{a} contra {b}",
         "you": "tú",
-        "play_title": "Tute por parejas (semilla {seed}). Eres {you} ({seat}); tu compañero es "
+        "play_title": "{game} (semilla {seed}). Eres {you} ({seat}); tu compañero es "
                       "{partner}. Escribe ? para la ayuda.",
         "hand": "Tu mano: {cards}",
         "playable": "Puedes jugar: {cards}",
@@ -1027,7 +1022,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "demo_title": "Partnership Tute: demo match between bots (seed {seed})",
         "demo_sides": "{a} against {b}",
         "you": "you",
-        "play_title": "Partnership Tute (seed {seed}). You are {you} ({seat}); your partner is "
+        "play_title": "{game} (seed {seed}). You are {you} ({seat}); your partner is "
                       "{partner}. Type ? for help.",
         "hand": "Your hand: {cards}",
         "playable": "You may play: {cards}",
@@ -1102,12 +1097,10 @@ class _Words:
         return f"la {text}" if self.lang == "es" and self.variant.partnerships else text
 
     def suit(self, s: Suit) -> str:
-        return s.spanish if self.lang == "es" else s.english
+        return suit_name(self.lang, s)
 
     def card_name(self, c: Card) -> str:
-        if self.lang == "es":
-            return c.spanish()
-        return f"{_EN_RANK[c.rank.letter]} of {c.suit.english}"
+        return card_name(self.lang, c)
 
     def declaration(self, d: Declaration, trump: Suit | None) -> str:
         es = self.lang == "es"
@@ -1131,7 +1124,10 @@ class _Words:
     def event(self, ev: Any, deal: Deal) -> str | None:
         """One log line for a public event, or None for the events a log leaves out."""
         if isinstance(ev, TrickTaken):
-            plays = [((ev.leader + i) % deal.seats, c) for i, c in enumerate(ev.cards)]
+            # the deal's order of play, not leader + i: subastado's idle dealer plays no card
+            order = deal.play_order
+            k = order.index(ev.leader)
+            plays = list(zip(order[k:] + order[:k], ev.cards, strict=False))
             key = "trick_you" if ev.winner == self.you else "trick"
             return self(key, n=ev.number, plays=self.plays(plays), w=self.seat(ev.winner),
                         p=ev.points)
@@ -1208,9 +1204,9 @@ class _Words:
         return " – ".join(f"{self.seat(i)} {g}" for i, g in enumerate(games))
 
     def goal(self, match: Match) -> str:
-        spec = match.options.match
-        if self.variant.id == "tute_parejas":
-            return self("series" if spec.mode == "series" else "race", n=spec.n)
+        info = match.goal_info()
+        if info["kind"] in ("series", "race"):
+            return self(info["kind"], n=info["n"])
         return match.goal()
 
     def match_end(self, match: Match) -> str:
@@ -1223,18 +1219,6 @@ class _Words:
         sep = " a " if self.lang == "es" else "–"
         return self("match_winner", who=self.side_seats(res.winner, the=True),
                     score=f"{top}{sep}{rest}")
-
-
-def _reason(lang: str, text: str) -> str:
-    """An engine reason (English) in the UI language, when tute.i18n can translate it."""
-    try:
-        from .i18n import reason
-    except ImportError:
-        return text
-    try:
-        return str(reason(lang, text))
-    except Exception:
-        return text
 
 
 def _bot_choice(rng: random.Random, actions: Sequence[Action], *, sings: bool = False) -> Action:
@@ -1272,8 +1256,8 @@ def replay_command(
     try:
         data = _read_record(file)
         kind = data.get("kind", "deal")
-        game: Deal | Match = (match_from_record(data) if kind == "match"
-                              else deal_from_record(data))
+        game: Deal | Match = (Match.from_record(data) if kind == "match"
+                              else Deal.from_record(data))
     except RecordError as exc:
         if as_json:
             typer.echo(json.dumps({"valid": False, "index": exc.index, "field": exc.field,
@@ -1309,9 +1293,9 @@ def replay_command(
                 typer.echo(line)
         if verbose:
             for ev in deal.events:
-                line = w.event(ev, deal)
-                if line:
-                    typer.echo("  " + line)
+                said = w.event(ev, deal)
+                if said:
+                    typer.echo("  " + said)
         if deal.is_over():
             for line in w.result_lines(deal.result()):
                 typer.echo(line)
@@ -1423,11 +1407,11 @@ def variants_command(
     options: Annotated[bool, typer.Option("--options", help="List every option of each variant "
                                           "with its domain and default.")] = False,
 ) -> None:
-    """List the variants: id, names, aliases, whether playable, summary (and options)."""
+    """List the variants: id, names, aliases, summary (and options)."""
     if as_json:
         typer.echo(json.dumps([{
             "id": v.id, "name": v.name, "english": v.english, "aliases": list(v.aliases),
-            "playable": v.playable, "players": v.players, "partnerships": v.partnerships,
+            "players": v.players, "partnerships": v.partnerships,
             "summary": v.summary,
             "options": {name: {"domain": OPTION_SPECS[name].describe(),
                                "default": _json_value(getattr(v.defaults, name)),
@@ -1437,8 +1421,7 @@ def variants_command(
         } for v in VARIANTS.values()], ensure_ascii=False))
         return
     for v in VARIANTS.values():
-        state = "playable" if v.playable else "not playable yet (legal/score only)"
-        typer.echo(f"{v.id}  {v.name} / {v.english}  [{state}]")
+        typer.echo(f"{v.id}  {v.name} / {v.english}")
         typer.echo(f"    {v.summary}")
         typer.echo(f"    aliases: {', '.join(v.aliases) or '-'}")
         if options:
@@ -1473,7 +1456,6 @@ def selfplay_command(
     aggregated. Without --bots, uniform random bots; with --bots A,B two line-ups are compared
     (mean point margin and win rate with 95% confidence intervals)."""
     var = find_variant(variant)
-    var.require_playable()
     opts = var.resolve(_parse_options(option))
     if bots is not None:
         lineups = [b.strip() for b in bots.split(",") if b.strip()]
@@ -1512,9 +1494,9 @@ def selfplay_command(
         if getattr(res, "made", None) is not None:
             made += res.made is True
             failed += res.made is False
-        if getattr(res, "losses", None) is not None:
+        if res.losses is not None:
             losses = [a + b for a, b in zip(losses or [0] * sides, res.losses, strict=True)]
-        if getattr(res, "balances", None) is not None:
+        if res.balances is not None:
             balances = [a + b for a, b in zip(balances or [0] * sides, res.balances,
                                               strict=True)]
     elapsed = time.perf_counter() - start
@@ -1541,7 +1523,7 @@ def selfplay_command(
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
 
-    def row(label: str, values: Mapping[str, Any]) -> str:
+    def row(label: str, values: Any) -> str:
         return f"{label:<15}" + "  ".join(f"{k} {v}" for k, v in values.items())
 
     typer.echo(f"selfplay {var.id}: {deals} deals, seed {seed}, uniform random bots")
@@ -1639,7 +1621,6 @@ def arena_command(
     from .arena import ratings_svg, tournament
 
     var = find_variant(variant)
-    var.require_playable()
     opts = var.resolve(_parse_options(option))
     names = [_with_move_time(b, move_time) for b in bots.split(",") if b.strip()]
     if plot is not None and plot.suffix.lower() != ".svg":
@@ -1827,9 +1808,9 @@ def demo_command(
             match.apply(_bot_choice(rng, view.legal_actions, sings=True))
             events = deal.events
             for ev in events[seen:]:
-                line = w.event(ev, deal)
-                if line:
-                    typer.echo("  " + line)
+                said = w.event(ev, deal)
+                if said:
+                    typer.echo("  " + said)
                     if delay and isinstance(ev, TrickTaken):
                         time.sleep(delay)
             seen = len(events)
@@ -1896,7 +1877,7 @@ def play_command(
         if path is not None:
             _read_record(str(path))
     if variant is not None:
-        find_variant(variant).require_playable()  # a bad name: exit 2, naming the valid ones
+        find_variant(variant)  # a bad name: exit 2, naming the valid ones
     options = _parse_options(option) or None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
@@ -1941,8 +1922,9 @@ def _plain_match(variant: str | None, options: Mapping[str, Any] | None, seed: i
     seat and bots when a terminal game saved it)."""
     if load is not None:
         rec = _read_record(str(load))
-        match = match_from_record(rec)
-        saved = rec.get("tui") if isinstance(rec.get("tui"), dict) else {}
+        match = Match.from_record(rec)
+        tui = rec.get("tui")
+        saved: dict[str, Any] = tui if isinstance(tui, dict) else {}
         human = saved.get("human", seat)
         if isinstance(human, int) and not isinstance(human, bool):
             seat = human
@@ -1984,8 +1966,9 @@ def _plain_goal(match: Match, w: _Words) -> str:
 
 def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
     var = match.variant
-    if var.partnerships and var.family == "tute":
-        typer.echo(w("play_title", seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat),
+    if var.partnerships:
+        typer.echo(w("play_title", game=var.name if w.lang == "es" else var.english,
+                     seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat),
                      partner=w.seat((seat + 2) % 4)))
     else:
         typer.echo(_tr(w.lang, "plain_title", game=var.name if w.lang == "es" else var.english,
@@ -2088,9 +2071,9 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
         for ev in events[seen:]:
             if isinstance(ev, CardPlayed) and ev.seat != you:
                 typer.echo(w("plays", who=w.seat(ev.seat), card=str(ev.card)))
-            line = w.event(ev, deal)
-            if line:
-                typer.echo(line)
+            said = w.event(ev, deal)
+            if said:
+                typer.echo(said)
         seen = len(events)
         if deal.is_over():
             for line in w.result_lines(deal.result()):
@@ -2169,12 +2152,14 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         try:
             action = parse_action(text)
         except TuteError as exc:
-            typer.echo(w("illegal", why=_reason(w.lang, str(exc))))
+            why = Refusal.of("bad_notation", text=text, detail=str(exc))
+            typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
             continue
         if action in legal:
             return action
         # the engine's reason; it only ever speaks of this seat's own hand and the table
-        typer.echo(w("illegal", why=_reason(w.lang, deal.why_illegal(action) or "not legal now")))
+        why = deal.refusal(action) or Refusal.of("not_legal_now")
+        typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
 
 
 # =============================================================================================

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .messages import Refusal
+
 
 class TuteError(ValueError):
     """Base class of every error the engine raises on bad input."""
@@ -19,17 +21,16 @@ class InvalidOptionError(TuteError):
     """An option that does not exist for a variant, or a value outside its domain."""
 
 
-class VariantNotPlayableError(TuteError):
-    """The variant's rules are known (legality, scoring) but whole deals are not playable yet."""
-
-
 class IllegalActionError(TuteError):
-    """An action that the rules do not allow now; the message gives the reason."""
+    """An action that the rules do not allow now; the message gives the reason (English),
+    ``refusal`` the same as a value for front ends to word (None where only text is known)."""
 
-    def __init__(self, message: str, *, action: str | None = None, reason: str | None = None):
+    def __init__(self, message: str, *, action: str | None = None, reason: str | None = None,
+                 refusal: Refusal | None = None):
         super().__init__(message)
         self.action = action
         self.reason = reason or message
+        self.refusal = refusal
 
 
 class RecordError(TuteError):

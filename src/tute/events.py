@@ -49,11 +49,9 @@ class Passed(NamedTuple):
 
 
 class DealEnded(NamedTuple):
-    reason: str  # "tricks" | "tute"
+    reason: str  # "tricks" | "tute" | "vueltas" | "void" | "renuncio" (as DealResult.reason)
     winner: int | None
     games: int
-
-
 
 
 class BidMade(NamedTuple):

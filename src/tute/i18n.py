@@ -1,22 +1,24 @@
-"""Words of the user interfaces in Spanish (the default) and English, and a translator of the
-engine's refusal reasons (which the engine writes in English) into Spanish.
+"""Words of the user interfaces in Spanish (the default) and English, and the one catalogue of
+the engine's refusals (:class:`tute.messages.Refusal`) in both.
 
 >>> tr("es", "your_turn")
 'Te toca jugar.'
->>> reason("es", "must follow suit: copas")
+>>> from tute.messages import Refusal
+>>> refusal_text("es", Refusal.of("must_follow", suit="c"))
 'hay que asistir: copas'
->>> reason("es", "must trump: void in copas, so a oros card")
-'hay que fallar: no tienes copas, juega un oros'
+>>> refusal_text("en", Refusal.of("must_trump", suit="c", trump="o"))
+'must trump: void in copas, so a oros card'
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
-from .cards import Card, Suit
+from .cards import Card, Suit, parse_suit
+from .messages import Refusal
 
-__all__ = ["LANGS", "TEXT", "card_name", "reason", "suit_name", "tr"]
+__all__ = ["LANGS", "REFUSALS", "TEXT", "card_name", "catalogue", "refusal_text", "suit_name",
+           "tr"]
 
 LANGS: Final = ("es", "en")
 
@@ -487,87 +489,164 @@ def card_name(lang: str, card: Card) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The engine's reasons (English) in Spanish. Suit names in the reasons are already Spanish.
+# The engine's refusals (tute.messages.Refusal): one template per code and language. English is
+# also the engine's own text (Deal.why_illegal, IllegalActionError): suits keep their Spanish
+# names there, as the game is played with them, and cards stay in notation (Ac) in both.
 
-_C = r"([A3RCS76542][oceb])"
-_REASONS_ES: Final[list[tuple[re.Pattern[str], str]]] = [(re.compile(p), s) for p, s in [
-    (r"^must follow suit: (\w+)$", r"hay que asistir: \1"),
-    (rf"^must beat {_C}$", r"hay que montar: supera el \1"),
-    (r"^must trump: void in (\w+), so a (\w+) card$", r"hay que fallar: no tienes \1, juega un \2"),
-    (rf"^must overtrump {_C}$", r"hay que pisar: supera el triunfo \1"),
-    (r"^must play a trump: (\w+)$", r"hay que jugar triunfo: \1"),
-    (r"^must answer the trump lead with a trump: (\w+)$",
-     r"al arrastre de triunfo hay que responder con triunfo: \1"),
-    (rf"^{_C} is not in seat (\d+)'s hand$", r"el \1 no está en la mano del asiento \2"),
-    (r"^seat (\d+) must first exchange the upcard or pass \(before the draw\)$",
-     r"el asiento \1 debe antes cambiar la pinta o pasar (antes de robar)"),
-    (r"^seat (\d+) must first show the tute held from the deal or pass$",
-     r"el asiento \1 debe antes enseñar el tute de mano o pasar"),
-    (r"^seat (\d+) must first declare or pass$", r"el asiento \1 debe antes cantar o pasar"),
-    (r"^not a legal card now$", "esa carta no se puede jugar ahora"),
-    (r"^not legal now$", "no se puede ahora"),
-    (r"^the deal is over$", "la mano ha terminado"),
-    (r"^declarations are only possible before the next trick is led$",
-     "solo se canta antes de salir a la baza siguiente"),
-    (r"^a declaration needs a won trick first$", "para cantar hay que ganar antes una baza"),
-    (r"^no declarations once the stock is exhausted \(arrastre\)$",
-     "en el arrastre ya no se canta"),
-    (r"^seat (\d+) may not declare now$", r"el asiento \1 no puede cantar ahora"),
-    (r"^tute is not enabled in this game$", "en este juego no se canta tute"),
-    (r"^(\S+) needs (.+) in hand$", r"para \1 hace falta tener \2"),
-    (r"^the (\w+) marriage has already been declared$", r"las de \1 ya se cantaron"),
-    (r"^the right to the 40 was lost by singing a 20 first$",
-     "se perdió el derecho a las cuarenta al cantar antes unas veinte"),
-    (r"^the 40 must be declared before any 20$",
-     "hay que cantar las cuarenta antes que las veinte"),
-    (r"^(\S+) is not available now$", r"\1 no se puede ahora"),
-    (r"^there is no upcard to exchange in (\S+)$", r"en \1 no hay pinta que cambiar"),
-    (r"^the stock is exhausted: no upcard to exchange$",
-     "el mazo se ha acabado: no hay pinta que cambiar"),
-    (rf"^nothing can take the {_C}$", r"el \1 no se puede cambiar"),
-    (r"^exchanging with the 2 is not enabled$", "no está permitido cambiar con el 2"),
-    (rf"^the 2 may not take a 4 here \({_C}\)$", r"aquí el 2 no puede tomar un 4 (\1)"),
-    (rf"^the 7 only takes an A, 3, R, C or S; the upcard is {_C}$",
-     r"el 7 solo cambia por as, tres, rey, caballo o sota; la pinta es el \1"),
-    (rf"^the 2 only takes a 7, 6, 5 or 4; the upcard is {_C}$",
-     r"el 2 solo cambia por 7, 6, 5 o 4; la pinta es el \1"),
-    (rf"^only {_C} may take the upcard {_C}$", r"solo el \1 puede cambiarse por la pinta \2"),
-    (r"^no exchange in the last draw round$", "en el último robo no se cambia"),
-    (r"^only the side that has just won a trick may exchange, before the draw$",
-     "solo cambia quien acaba de ganar la baza, antes de robar"),
-    (r"^an exchange is not possible at this moment$", "ahora no se puede cambiar"),
-    (r"^there is nothing to pass on now: play a card$", "ahora no hay nada que pasar: juega carta"),
-    (r"^bid (\d+) is below min_bid (\d+)$", r"la puja \1 es menor que el mínimo \2"),
-    (r"^bid (\d+) is not a multiple of (\d+)$", r"la puja \1 no es múltiplo de \2"),
-    (r"^bid (\d+) does not beat the current bid (\d+)$", r"la puja \1 no supera la actual \2"),
-    (r"^bid (\d+) is above the most a deal can give \((\d+)\)$",
-     r"la puja \1 supera lo máximo que da una mano (\2)"),
-    (r"^seat (\d+) must (?:now|first) bid or pass$", r"el asiento \1 debe pujar o pasar"),
-    (r"^seat (\d+) must (?:now|first) name the trump suit$",
-     r"el asiento \1 debe elegir el triunfo"),
-    (r"^seat (\d+) must (?:now|first) take over the bid or pass$",
-     r"el asiento \1 debe quedarse la puja o pasar"),
-    (r"^seat (\d+) must (?:now|first) discard a card \(the widow was taken\)$",
-     r"el asiento \1 debe descartarse de una carta"),
-    (r"^seat (\d+) must (?:now|first) throw in the hand or pass$",
-     r"el asiento \1 debe tirar la mano o pasar"),
-    (r"^seat (\d+) must (?:now|first) claim a renuncio or pass$",
-     r"el asiento \1 debe reclamar renuncio o pasar"),
-    (r"^no opponent has played a card yet$", "ningún rival ha jugado todavía"),
-    (r"^renuncio claims need renuncio_mode=claim \(illegal plays are prevented\)$",
-     "solo se reclama renuncio con renuncio_mode=claim (aquí no se puede renunciar)"),
-    (r"^that action belongs to another moment of the deal: play a card$",
-     "esa acción es de otro momento de la mano: juega una carta"),
-    (r"^invalid action (.*)$", r"acción no válida \1"),
-    (r"^invalid card (.*)$", r"carta no válida \1"),
-]]
+REFUSALS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "bad_notation": "no se entiende «{text}»",
+        "deal_over": "la mano ha terminado",
+        "not_legal_now": "no se puede ahora",
+        "not_legal_card": "esa carta no se puede jugar ahora",
+        "poll_first": "el asiento {seat} debe antes {poll}",
+        "poll_first.you": "antes debes {poll}",
+        "poll_now": "el asiento {seat} debe {poll}",
+        "poll_now.you": "debes {poll}",
+        "not_in_hand": "el {card} no está en la mano del asiento {seat}",
+        "not_in_hand.you": "el {card} no está en tu mano",
+        "must_follow": "hay que asistir: {suit}",
+        "must_answer_trump": "al arrastre de triunfo hay que responder con triunfo: {suit}",
+        "must_beat": "hay que montar: supera el {card}",
+        "must_trump": "hay que fallar: no tienes {suit}, juega un {trump}",
+        "must_overtrump": "hay que pisar: supera el triunfo {card}",
+        "must_play_trump": "hay que jugar triunfo: {trump}",
+        "bid_below_min": "la puja {bid} es menor que el mínimo {minimum}",
+        "bid_not_multiple": "la puja {bid} no es múltiplo de {step}",
+        "bid_not_higher": "la puja {bid} no supera la actual {current}",
+        "bid_above_max": "la puja {bid} supera lo máximo que da una mano ({maximum})",
+        "discard_not_held": "el {card} no está entre las cartas del asiento {seat}",
+        "discard_not_held.you": "el {card} no está entre tus cartas",
+        "throw_in_too_strong": "solo se tira una mano que valga como mucho {points} puntos",
+        "claim_no_play": "ningún rival ha jugado todavía",
+        "claim_disabled": "aquí no se reclama renuncio: las jugadas ilegales no se admiten",
+        "stop_not_now": "solo cierra quien ganó la baza, antes de salir, en una mano de "
+                        "vueltas que se cierra a mano",
+        "nothing_to_pass": "ahora no hay nada que pasar: juega carta",
+        "other_moment": "esa acción es de otro momento de la mano: juega una carta",
+        "declare_before_lead": "solo se canta antes de salir a la baza siguiente",
+        "declare_needs_trick": "para cantar hay que ganar antes una baza",
+        "declare_arrastre": "en el arrastre ya no se canta",
+        "declare_not_now": "el asiento {seat} no puede cantar ahora",
+        "declare_not_now.you": "ahora no puedes cantar",
+        "tute_disabled": "en este juego no se canta tute",
+        "declare_needs": "para {decl} hace falta tener {missing}",
+        "marriage_sung": "las de {suit} ya se cantaron",
+        "forty_lost": "se perdió el derecho a las cuarenta al cantar antes unas veinte",
+        "forty_first": "hay que cantar las cuarenta antes que las veinte",
+        "declare_unavailable": "{decl} no se puede ahora",
+        "no_upcard": "en este juego no hay pinta que cambiar",
+        "stock_exhausted": "el mazo se ha acabado: no hay pinta que cambiar",
+        "upcard_untakable": "el {card} no se puede cambiar",
+        "two_disabled": "no está permitido cambiar con el 2",
+        "two_not_four": "aquí el 2 no puede tomar un 4 ({card})",
+        "seven_takes": "el 7 solo cambia por as, tres, rey, caballo o sota; la pinta es el {card}",
+        "two_takes": "el 2 solo cambia por 7, 6, 5 o 4; la pinta es el {card}",
+        "only_takes": "solo el {target} puede cambiarse por la pinta {card}",
+        "last_round": "en el último robo no se cambia",
+        "exchange_winner_only": "solo cambia quien acaba de ganar la baza, antes de robar",
+        "exchange_not_now": "ahora no se puede cambiar",
+        "not_your_turn": "no es tu turno",
+        "poll.exchange": "cambiar la pinta o pasar (antes de robar)",
+        "poll.tute": "enseñar el tute de mano o pasar",
+        "poll.cante": "cantar o pasar",
+        "poll.bid": "pujar o pasar",
+        "poll.takeover": "quedarse la puja o pasar",
+        "poll.discard": "descartarse de una carta (se tomó la baceta)",
+        "poll.trump": "elegir el triunfo",
+        "poll.throw": "tirar la mano o pasar",
+        "poll.claim": "reclamar renuncio o pasar",
+    },
+    "en": {
+        "bad_notation": "{detail}",
+        "deal_over": "the deal is over",
+        "not_legal_now": "not legal now",
+        "not_legal_card": "not a legal card now",
+        "poll_first": "seat {seat} must first {poll}",
+        "poll_first.you": "you must first {poll}",
+        "poll_now": "seat {seat} must now {poll}",
+        "poll_now.you": "you must now {poll}",
+        "not_in_hand": "{card} is not in seat {seat}'s hand",
+        "not_in_hand.you": "{card} is not in your hand",
+        "must_follow": "must follow suit: {suit}",
+        "must_answer_trump": "must answer the trump lead with a trump: {suit}",
+        "must_beat": "must beat {card}",
+        "must_trump": "must trump: void in {suit}, so a {trump} card",
+        "must_overtrump": "must overtrump {card}",
+        "must_play_trump": "must play a trump: {trump}",
+        "bid_below_min": "bid {bid} is below min_bid {minimum}",
+        "bid_not_multiple": "bid {bid} is not a multiple of {step}",
+        "bid_not_higher": "bid {bid} does not beat the current bid {current}",
+        "bid_above_max": "bid {bid} is above the most a deal can give ({maximum})",
+        "discard_not_held": "{card} is not among seat {seat}'s cards",
+        "discard_not_held.you": "{card} is not among your cards",
+        "throw_in_too_strong": "only a hand worth at most {points} card points may be thrown in",
+        "claim_no_play": "no opponent has played a card yet",
+        "claim_disabled": "renuncio claims need renuncio_mode=claim (illegal plays are "
+                          "prevented)",
+        "stop_not_now": "only the trick winner, before leading, in a deal de vueltas with "
+                        "vueltas_claim=manual may stop play",
+        "nothing_to_pass": "there is nothing to pass on now: play a card",
+        "other_moment": "that action belongs to another moment of the deal: play a card",
+        "declare_before_lead": "declarations are only possible before the next trick is led",
+        "declare_needs_trick": "a declaration needs a won trick first",
+        "declare_arrastre": "no declarations once the stock is exhausted (arrastre)",
+        "declare_not_now": "seat {seat} may not declare now",
+        "declare_not_now.you": "you may not declare now",
+        "tute_disabled": "tute is not enabled in this game",
+        "declare_needs": "{decl} needs {missing} in hand",
+        "marriage_sung": "the {suit} marriage has already been declared",
+        "forty_lost": "the right to the 40 was lost by singing a 20 first",
+        "forty_first": "the 40 must be declared before any 20",
+        "declare_unavailable": "{decl} is not available now",
+        "no_upcard": "there is no upcard to exchange in {variant}",
+        "stock_exhausted": "the stock is exhausted: no upcard to exchange",
+        "upcard_untakable": "nothing can take the {card}",
+        "two_disabled": "exchanging with the 2 is not enabled",
+        "two_not_four": "the 2 may not take a 4 here ({card})",
+        "seven_takes": "the 7 only takes an A, 3, R, C or S; the upcard is {card}",
+        "two_takes": "the 2 only takes a 7, 6, 5 or 4; the upcard is {card}",
+        "only_takes": "only {target} may take the upcard {card}",
+        "last_round": "no exchange in the last draw round",
+        "exchange_winner_only": "only the side that has just won a trick may exchange, before "
+                                "the draw",
+        "exchange_not_now": "an exchange is not possible at this moment",
+        "not_your_turn": "it is not your turn",
+        "poll.exchange": "exchange the upcard or pass (before the draw)",
+        "poll.tute": "show the tute held from the deal or pass",
+        "poll.cante": "declare or pass",
+        "poll.bid": "bid or pass",
+        "poll.takeover": "take over the bid or pass",
+        "poll.discard": "discard a card (the widow was taken)",
+        "poll.trump": "name the trump suit",
+        "poll.throw": "throw in the hand or pass",
+        "poll.claim": "claim a renuncio or pass",
+    },
+}
+
+# Parameters that name a suit (by its letter) or a poll; the rest are shown as they are.
+_SUIT_PARAMS: Final = frozenset({"suit", "trump"})
 
 
-def reason(lang: str, text: str) -> str:
-    """The engine's refusal reason ``text`` in ``lang`` (unknown reasons stay in English)."""
-    if lang != "es":
-        return text
-    for pattern, repl in _REASONS_ES:
-        if pattern.match(text):
-            return pattern.sub(repl, text)
-    return text
+def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
+    """``refusal`` in ``lang`` (English for unknown languages); ``you``: the reader's seat,
+    so "seat 0's hand" reads "your hand" where the catalogue has a ``.you`` template."""
+    table = REFUSALS.get(lang, REFUSALS["en"])
+    params = refusal.params
+    template = table[refusal.code]
+    if you is not None and params.get("seat") == you:
+        template = table.get(refusal.code + ".you", template)
+    kw: dict[str, object] = dict(params)
+    for key in _SUIT_PARAMS & kw.keys():
+        kw[key] = parse_suit(str(kw[key])).spanish
+    if "poll" in kw:
+        kw["poll"] = table[f"poll.{kw['poll']}"]
+    return template.format(**kw)
+
+
+def catalogue(lang: str) -> dict[str, Any]:
+    """What the web page needs to word refusals as :func:`refusal_text` does: the templates
+    of ``lang`` (``code`` and ``code.you``, ``poll.<kind>``) and the suit names by letter."""
+    return {"lang": lang, "refusals": dict(REFUSALS.get(lang, REFUSALS["en"])),
+            "suits": {s.letter: s.spanish for s in Suit},
+            "suit_params": sorted(_SUIT_PARAMS)}

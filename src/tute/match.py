@@ -16,7 +16,10 @@ from typing import Any
 from .actions import Action
 from .cards import ALL_CARDS, Suit
 from .deal import Deal, SeatView
-from .errors import TuteError
+from .errors import IllegalActionError, RecordError, TuteError
+from .games import Game, game_for
+from .games.base import MatchTally
+from .records import check_header, check_result, field, record_head, record_options
 from .shuffle import MAX_SEED, derive_seed, new_seed, randbelow, shuffled
 from .variants import Options, Variant, find_variant
 
@@ -60,7 +63,7 @@ class MatchView:
 
 
 class Match:
-    """A match of any playable variant.
+    """A match of any variant.
 
     >>> m = Match.new("tute_parejas", seed=1, options={"match": {"mode": "race", "games": 2}})
     >>> while not m.is_over():
@@ -71,10 +74,12 @@ class Match:
 
     def __init__(self, variant: Variant, options: Options, seed: int, first_dealer: int):
         self.variant = variant
+        #: the match's game (:mod:`tute.games`): its goal and what follows a deal
+        self.game: Game = game_for(variant)
         self.options = options
         self.seed = seed
         self.first_dealer = first_dealer
-        sides = variant.sides(options)
+        sides = self.game.sides(options)
         #: games (parejas, two-player) or partidas in the current coto (Guiñote), per side
         self.games = [0] * sides
         #: Guiñote: cotos won, per side
@@ -96,13 +101,12 @@ class Match:
             options: Mapping[str, Any] | Options | None = None,
             first_dealer: int | None = None) -> Match:
         var = find_variant(variant)
-        var.require_playable()
         opts = var.resolve(options)
         if seed is None:
             seed = new_seed()
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise TuteError(f"invalid seed {seed!r}: expected an integer 0..2**64-1")
-        n = var.seat_count(opts)
+        n = game_for(var).seat_count(opts)
         if first_dealer is None:
             first_dealer = _choose_first_dealer(var, opts, seed, n)
         elif isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not (
@@ -164,25 +168,13 @@ class Match:
         return self._result
 
     def goal(self) -> str:
-        o = self.options
-        if self.variant.family == "guinote":
-            return f"{o.partidas_per_coto} partidas per coto, first to {o.cotos_to_win} cotos"
-        if self.variant.stock:
-            return f"first to {o.games_to_win} games"
-        if self.variant.id == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":
-            return f"first to {o.games_to_win} games"
-        if self.variant.id in ("tute_cabron",) or (
-            self.variant.id == "tute_arrastrado_3p" and o.scoring_3p == "losses"
-        ):
-            return f"until someone loses {o.loss_limit} games; fewest losses wins"
-        if self.variant.id in ("tute_subastado", "tute_arrastrado_3p"):
-            if o.match_deals is not None:
-                return f"{o.match_deals} deals; highest balance wins"
-            return f"first balance to {o.match_target}"
-        spec = o.match
-        if spec.mode == "series":
-            return f"series of {spec.n} deals"
-        return f"first to {spec.n} games"
+        """How the match is won, in words (:meth:`goal_info` gives it as data)."""
+        return self.game.goal(self.options)
+
+    def goal_info(self) -> dict[str, Any]:
+        """How the match is won, as data: ``kind`` ("series", "race", "games", "cotos",
+        "losses", "balance", "balance_deals") and its numbers."""
+        return self.game.goal_info(self.options)
 
     def view(self, seat: int) -> MatchView:
         return MatchView(self.deal.view(seat), len(self.deals), tuple(self.games), self.goal(),
@@ -198,66 +190,18 @@ class Match:
             # passes the deal on
             self._deal_next(deal.dealer if res.void == "weak_hand" else deal.mano)
             return
-        if res.losses is not None or res.balances is not None:
-            self._score_individual(deal)
-            return
         self._carry = res.running if res.vueltas else None
-        for side, g in enumerate(res.games):
-            self.games[side] += g
-        if not res.replay:
-            self._counted += 1
-        spec = self.options.match
-        o = self.options
-        if res.match_won:
-            self._end(res.winner, "tute")
+        played = sum(1 for d in self.deals if not d.result().void)
+        step = self.game.after_deal(
+            MatchTally(tuple(self.games), tuple(self.cotos), tuple(self.losses),
+                       tuple(self.balances), self._counted, played), res, self.options)
+        self.games, self.cotos = list(step.games), list(step.cotos)
+        self.losses, self.balances = list(step.losses), list(step.balances)
+        self._counted = step.counted
+        if step.end is not None:
+            self._end(*step.end)
             return
-        if self.variant.family == "guinote":
-            if res.winner is not None and self.games[res.winner] >= o.partidas_per_coto:
-                self.cotos[res.winner] += 1
-                if self.cotos[res.winner] >= o.cotos_to_win:
-                    self._end(res.winner, "cotos")
-                    return
-                self.games = [0] * len(self.games)
-        elif self.variant.stock or self.variant.id == "tute_arrastrado_3p":
-            if res.winner is not None and self.games[res.winner] >= o.games_to_win:
-                self._end(res.winner, "games")
-                return
-        elif spec.mode == "race":
-            leaders = [s for s, g in enumerate(self.games) if g >= spec.n]
-            if leaders:
-                self._end(max(leaders, key=lambda s: self.games[s]), "race")
-                return
-        elif self._counted >= spec.n:
-            top = max(self.games)
-            if self.games.count(top) == 1:
-                self._end(self.games.index(top), "series")
-                return
         self._deal_next(self._next_dealer(deal, res.replay))
-
-    def _score_individual(self, deal: Deal) -> None:
-        """Arrastrado, subastado, cabrón: lost games to ``loss_limit`` (fewest wins), or a
-        running balance to ``match_target`` / ``match_deals`` (highest wins)."""
-        res = deal.result()
-        o = self.options
-        if res.losses is not None:
-            self.losses = [a + b for a, b in zip(self.losses, res.losses, strict=True)]
-            low = min(self.losses)
-            if max(self.losses) >= o.loss_limit and self.losses.count(low) == 1:
-                self._end(self.losses.index(low), "losses")  # a tie plays on
-                return
-        elif res.balances is not None:
-            self.balances = [a + b for a, b in zip(self.balances, res.balances, strict=True)]
-            played = sum(1 for d in self.deals if not d.result().void)
-            if (o.match_deals is not None and played >= o.match_deals) or (
-                o.match_deals is None and max(self.balances) >= o.match_target
-            ):
-                top = max(self.balances)
-                if self.balances.count(top) == 1:  # a tie plays on
-                    self._end(self.balances.index(top), "balance")
-                    return
-        if res.winner is not None and res.losses is None and res.balances is None:
-            self.games[res.winner] += 1
-        self._deal_next(self._next_dealer(deal, False))
 
     def misdeal(self) -> Deal:
         """Declare the current deal a misdeal before any action: the same dealer deals again
@@ -284,22 +228,83 @@ class Match:
         return deal.mano  # the turn to deal passes to the right
 
     def _end(self, winner: int | None, reason: str) -> None:
-        cotos = tuple(self.cotos) if self.variant.family == "guinote" else ()
+        cotos = tuple(self.cotos) if self.game.keeps_cotos else ()
         self._result = MatchResult(winner, tuple(self.games), len(self.deals), reason, cotos,
                                    tuple(self.losses), tuple(self.balances))
 
     # -------------------------------------------------------------- records
 
     def to_record(self) -> dict[str, Any]:
-        from .records import match_to_record
-
-        return match_to_record(self)
+        """The JSON-able record of the match; its last deal may be unfinished (a saved
+        game)."""
+        record: dict[str, Any] = {
+            **record_head("match", self.variant, self.options),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "deals": [
+                {"seed": d.seed, "dealer": d.dealer, "actions": [str(a) for a in d.actions]}
+                | ({"misdeals_before": m} if m else {})
+                for d, m in zip(self.deals, self.misdeals_before, strict=True)
+            ],
+        }
+        if self.is_over():
+            record["result"] = self.result().to_json()
+        return record
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any] | str) -> Match:
-        from .records import match_from_record
-
-        return match_from_record(record)
+    def from_record(cls, record: Mapping[str, Any] | str | bytes) -> Match:
+        """Rebuild a match from its record, replaying and validating every deal."""
+        rec = check_header(record, "match")
+        variant = field(rec, "variant", str)
+        options = record_options(rec)
+        seed = field(rec, "seed", int)
+        first = field(rec, "first_dealer", int, required=False)
+        deals = field(rec, "deals", list)
+        try:
+            match = cls.new(variant, seed=seed, options=options, first_dealer=first)
+        except TuteError as exc:
+            raise RecordError(f"invalid record: {exc}", field="variant") from None
+        offset = 0
+        for k, entry in enumerate(deals):
+            if not isinstance(entry, Mapping):
+                raise RecordError(f"invalid record: deal {k} must be an object", field="deals")
+            if match.is_over():
+                raise RecordError(f"invalid record: deal {k} comes after the end of the match",
+                                  field="deals")
+            misdeals = entry.get("misdeals_before", 0)
+            if isinstance(misdeals, bool) or not isinstance(misdeals, int) or not (
+                0 <= misdeals < 100
+            ):
+                raise RecordError(f"invalid record: deal {k} 'misdeals_before' must be 0..99",
+                                  field="deals")
+            for _ in range(misdeals):
+                match.misdeal()
+            current = match.deal
+            for name in ("seed", "dealer"):
+                if name in entry and entry[name] != getattr(current, name):
+                    raise RecordError(
+                        f"invalid record: deal {k} {name} is {entry[name]!r}, the match gives "
+                        f"{getattr(current, name)!r}",
+                        field="deals",
+                    )
+            actions = entry.get("actions", [])
+            if not isinstance(actions, list):
+                raise RecordError(f"invalid record: deal {k} 'actions' must be a list",
+                                  field="deals")
+            for i, action in enumerate(actions):
+                try:
+                    match.apply(action)
+                except IllegalActionError as exc:
+                    raise RecordError(
+                        f"deal {k} action {i} ({action!r}) is illegal: {exc.reason}",
+                        index=offset + i, field="deals",
+                    ) from None
+            offset += len(actions)
+            if k < len(deals) - 1 and match.deals[k].is_over() is False:
+                raise RecordError(f"invalid record: deal {k} is unfinished but more deals "
+                                  "follow", field="deals")
+        check_result(rec, match.result().to_json() if match.is_over() else None)
+        return match
 
     def __repr__(self) -> str:
         return (f"<Match {self.variant.id} deal {len(self.deals)} games={self.games}"

@@ -1,4 +1,6 @@
-"""Game records: a documented JSON form of a deal or a match (docs/records.md).
+"""Game records: the documented JSON form of a deal or a match (docs/records.md) — its
+header, fields and checks. Building a deal or a match from a record is theirs
+(``Deal.from_record``, ``Match.from_record``): this module imports neither.
 
 Reading a record replays and re-validates every action; a bad record raises
 :class:`~tute.errors.RecordError` naming the field, or the index of the first illegal action
@@ -8,29 +10,40 @@ and the reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import IllegalActionError, RecordError, TuteError
-from .variants import OPTION_SPECS, MatchSpec, Options, Variant, find_variant
-
-if TYPE_CHECKING:
-    from .deal import Deal
-    from .match import Match
+from .errors import IllegalActionError, RecordError
+from .variants import OPTION_SPECS, MatchSpec, Options, Variant
 
 __all__ = [
     "FORMAT",
     "VERSION",
-    "deal_from_record",
-    "deal_to_record",
+    "check_header",
+    "check_result",
+    "field",
     "load_record",
     "options_to_json",
     "parse_record_text",
+    "record_head",
+    "record_options",
+    "replay_actions",
 ]
 
 FORMAT = "tute-record"
 VERSION = 1
+
+#: options older records may carry that no longer exist; none changed the play, so a record
+#: that sets one means the same without it (guinote_hide_arrastre_suit was presentation
+#: only and never read)
+RETIRED_OPTIONS: frozenset[str] = frozenset({"guinote_hide_arrastre_suit"})
+
+
+def record_options(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's ``options`` object, without the retired ones."""
+    options = field(record, "options", dict, required=False, default={})
+    return {k: v for k, v in options.items() if k not in RETIRED_OPTIONS}
 
 
 def options_to_json(options: Options, defaults: Options) -> dict[str, Any]:
@@ -43,42 +56,10 @@ def options_to_json(options: Options, defaults: Options) -> dict[str, Any]:
     return out
 
 
-def _head(kind: str, variant: Variant, options: Options) -> dict[str, Any]:
+def record_head(kind: str, variant: Variant, options: Options) -> dict[str, Any]:
+    """The fields every record starts with."""
     return {"format": FORMAT, "version": VERSION, "kind": kind, "variant": variant.id,
             "options": options_to_json(options, variant.defaults)}
-
-
-def deal_to_record(deal: Deal) -> dict[str, Any]:
-    """The JSON-able record of a deal, finished or not."""
-    record: dict[str, Any] = {
-        **_head("deal", deal.variant, deal.options),
-        "seed": deal.seed,
-        "dealer": deal.dealer,
-        "deal": _layout(deal),
-        "actions": [str(a) for a in deal.actions],
-    }
-    if deal.carry is not None:
-        record["carry"] = list(deal.carry)
-    if deal.is_over():
-        record["result"] = deal.result().to_json()
-    return record
-
-
-def _layout(deal: Deal) -> dict[str, Any]:
-    layout: dict[str, Any] = {"hands": [h.to_list() for h in deal.initial_hands]}
-    if deal.variant.stock:
-        up = deal.initial_upcard
-        layout["upcard"] = None if up is None else str(up)
-        layout["stock"] = [str(c) for c in deal.initial_stock]
-    elif deal.initial_table_card is not None:
-        layout["table_card"] = str(deal.initial_table_card)
-    elif deal.variant.id in ("tute_subastado", "tute_cabron"):
-        if deal.initial_widow is not None:
-            layout["widow"] = str(deal.initial_widow)
-    else:
-        layout["trump_card"] = None if deal.trump_card is None else str(deal.trump_card)
-        layout["trump"] = None if deal.trump is None else deal.trump.letter
-    return layout
 
 
 def parse_record_text(text: str | bytes) -> dict[str, Any]:
@@ -101,7 +82,7 @@ def load_record(path: str | Path) -> dict[str, Any]:
     return parse_record_text(text)
 
 
-def _field(record: Mapping[str, Any], name: str, kinds: type | tuple[type, ...],
+def field(record: Mapping[str, Any], name: str, kinds: type | tuple[type, ...],
            *, required: bool = True, default: Any = None) -> Any:
     if name not in record:
         if required:
@@ -118,7 +99,7 @@ def _field(record: Mapping[str, Any], name: str, kinds: type | tuple[type, ...],
     return value
 
 
-def _header(record: Mapping[str, Any] | str | bytes, kind: str) -> Mapping[str, Any]:
+def check_header(record: Mapping[str, Any] | str | bytes, kind: str) -> Mapping[str, Any]:
     if isinstance(record, (str, bytes)):
         record = parse_record_text(record)
     if not isinstance(record, Mapping):
@@ -140,41 +121,8 @@ def _header(record: Mapping[str, Any] | str | bytes, kind: str) -> Mapping[str, 
     return record
 
 
-def _build_deal(record: Mapping[str, Any], *, where: str = "") -> Deal:
-    from .deal import Deal
-
-    variant_name = _field(record, "variant", str)
-    try:
-        variant = find_variant(variant_name)
-    except TuteError as exc:
-        raise RecordError(f"invalid record: field {where}'variant': {exc}",
-                          field="variant") from None
-    options = _field(record, "options", dict, required=False, default={})
-    seed = _field(record, "seed", int, required=False)
-    dealer = _field(record, "dealer", int, required=False)
-    layout = _field(record, "deal", dict, required=False)
-    carry = _field(record, "carry", list, required=False)
-    if seed is None and layout is None:
-        raise RecordError(f"invalid record: {where}needs 'seed' or 'deal' (explicit hands)",
-                          field="deal")
-    try:
-        if layout is not None and "hands" in layout:
-            deal = Deal.new(variant, dealer=dealer, options=options, hands=layout["hands"],
-                            trump_card=layout.get("trump_card"), trump=layout.get("trump"),
-                            upcard=layout.get("upcard"), stock=layout.get("stock"),
-                            table_card=layout.get("table_card"), widow=layout.get("widow"),
-                            seed=seed, carry=carry)
-        else:
-            deal = Deal.new(variant, seed=seed, dealer=dealer, options=options, carry=carry)
-    except RecordError:
-        raise
-    except TuteError as exc:
-        field = "options" if "option" in str(exc) else "deal"
-        raise RecordError(f"invalid record: {where}{exc}", field=field) from None
-    return deal
-
-
-def _replay(deal: Deal, actions: Any, *, where: str = "") -> None:
+def replay_actions(apply: Callable[[str], Any], actions: Any, *, where: str = "") -> None:
+    """Apply a record's ``actions`` one by one, naming the first illegal one and why."""
     if not isinstance(actions, list):
         raise RecordError(f"invalid record: {where}field 'actions' must be a list",
                           field="actions")
@@ -184,22 +132,13 @@ def _replay(deal: Deal, actions: Any, *, where: str = "") -> None:
                 f"{where}action {i} ({action!r}) is not a string", index=i, field="actions"
             )
         try:
-            deal.apply(action)
+            apply(action)
         except IllegalActionError as exc:
             raise RecordError(f"{where}action {i} ({action!r}) is illegal: {exc.reason}",
                               index=i, field="actions") from None
 
 
-def deal_from_record(record: Mapping[str, Any] | str | bytes) -> Deal:
-    """Rebuild a deal from its record, validating every field and action."""
-    rec = _header(record, "deal")
-    deal = _build_deal(rec)
-    _replay(deal, rec.get("actions", []))
-    _check_result(rec, deal.result().to_json() if deal.is_over() else None)
-    return deal
-
-
-def _check_result(rec: Mapping[str, Any], actual: dict[str, Any] | None, where: str = "") -> None:
+def check_result(rec: Mapping[str, Any], actual: dict[str, Any] | None, where: str = "") -> None:
     claimed = rec.get("result")
     if claimed is None:
         return
@@ -216,74 +155,3 @@ def _check_result(rec: Mapping[str, Any], actual: dict[str, Any] | None, where: 
                 f"gives {actual[key]!r}",
                 field="result",
             )
-
-
-def match_to_record(match: Match) -> dict[str, Any]:
-    """The JSON-able record of a match; its last deal may be unfinished (a saved game)."""
-    record: dict[str, Any] = {
-        **_head("match", match.variant, match.options),
-        "seed": match.seed,
-        "first_dealer": match.first_dealer,
-        "deals": [
-            {"seed": d.seed, "dealer": d.dealer, "actions": [str(a) for a in d.actions]}
-            | ({"misdeals_before": m} if m else {})
-            for d, m in zip(match.deals, match.misdeals_before, strict=True)
-        ],
-    }
-    if match.is_over():
-        record["result"] = match.result().to_json()
-    return record
-
-
-def match_from_record(record: Mapping[str, Any] | str | bytes) -> Match:
-    from .match import Match
-
-    rec = _header(record, "match")
-    variant = _field(rec, "variant", str)
-    options = _field(rec, "options", dict, required=False, default={})
-    seed = _field(rec, "seed", int)
-    first = _field(rec, "first_dealer", int, required=False)
-    deals = _field(rec, "deals", list)
-    try:
-        match = Match.new(variant, seed=seed, options=options, first_dealer=first)
-    except TuteError as exc:
-        raise RecordError(f"invalid record: {exc}", field="variant") from None
-    offset = 0
-    for k, entry in enumerate(deals):
-        if not isinstance(entry, Mapping):
-            raise RecordError(f"invalid record: deal {k} must be an object", field="deals")
-        if match.is_over():
-            raise RecordError(f"invalid record: deal {k} comes after the end of the match",
-                              field="deals")
-        misdeals = entry.get("misdeals_before", 0)
-        if isinstance(misdeals, bool) or not isinstance(misdeals, int) or not 0 <= misdeals < 100:
-            raise RecordError(f"invalid record: deal {k} 'misdeals_before' must be 0..99",
-                              field="deals")
-        for _ in range(misdeals):
-            match.misdeal()
-        current = match.deal
-        for name in ("seed", "dealer"):
-            if name in entry and entry[name] != getattr(current, name):
-                raise RecordError(
-                    f"invalid record: deal {k} {name} is {entry[name]!r}, the match gives "
-                    f"{getattr(current, name)!r}",
-                    field="deals",
-                )
-        actions = entry.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError(f"invalid record: deal {k} 'actions' must be a list",
-                              field="deals")
-        for i, action in enumerate(actions):
-            try:
-                match.apply(action)
-            except IllegalActionError as exc:
-                raise RecordError(
-                    f"deal {k} action {i} ({action!r}) is illegal: {exc.reason}",
-                    index=offset + i, field="deals",
-                ) from None
-        offset += len(actions)
-        if k < len(deals) - 1 and match.deals[k].is_over() is False:
-            raise RecordError(f"invalid record: deal {k} is unfinished but more deals follow",
-                              field="deals")
-    _check_result(rec, match.result().to_json() if match.is_over() else None)
-    return match

@@ -1,8 +1,10 @@
 """The rules of play as pure functions on bitmasks: legal cards (rules.md §1.4), the trick
 winner (§1.3) and the declarations a hand may make (§1.5).
 
-The engine calls :func:`legal_mask`; :func:`explain_plays` gives the same legal set plus a
-reason for every refused card, and a test keeps the two in agreement.
+This module is the one home of legality: :class:`tute.Deal` plays by :func:`legal_in_trick`
+(the body of :func:`legal_mask`), :func:`explain_plays` gives the same legal set plus a reason
+for every refused card, and the rules bot's inference asks :func:`excluded_by_play`. The numba
+kernel keeps its own copy for speed; ``tests/test_kernel.py`` keeps the two in agreement.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import ALL_CARDS, SUIT_MASKS, TUTE, Card, RankOrder, Suit, parse_card, parse_suit
+from .cards import ALL_CARDS, SUIT_MASKS, TUTE, RankOrder, Suit, parse_suit
 from .errors import InvalidNotationError
+from .i18n import refusal_text
+from .messages import Refusal
 
 __all__ = [
     "CUARENTA",
@@ -20,19 +24,15 @@ __all__ = [
     "TUTE_SOTAS",
     "Declaration",
     "available_declarations",
+    "excluded_by_play",
     "explain_plays",
+    "explain_refusals",
+    "legal_in_trick",
     "legal_mask",
     "parse_declaration",
     "trick_winner",
     "veinte",
 ]
-
-STOCK_RULES: Final = ("free", "follow_trump_lead", "follow_suit", "full")
-
-
-def _suit_name(suit: int) -> str:
-    return Suit(suit).spanish
-
 
 def legal_mask(
     hand: int,
@@ -55,22 +55,37 @@ def legal_mask(
     """
     if not trick:
         return hand
+    best, ruffed = _best(trick, trump, order)
+    return legal_in_trick(
+        hand, trick, best, ruffed, trump, order,
+        stock_phase_rule if phase == "stock" else "full",
+        partner_exemption and partner_winning, must_undertrump, must_head_after_ruff,
+    )
+
+
+def legal_in_trick(hand: int, trick: Sequence[int], best: int, ruffed: bool, trump: int | None,
+                   order: RankOrder, stock_rule: str, exempt: bool, undertrump: bool,
+                   head_after_ruff: bool) -> int:
+    """The body of :func:`legal_mask`, for a caller that already knows the trick's winning
+    card ``best`` and whether a plain-suit lead was trumped (the engine keeps both as it
+    plays). ``stock_rule`` is the stock-phase rule in force ("full" once duties apply);
+    ``exempt``: the partner holds the trick and partner_exemption applies."""
+    if not trick:
+        return hand
     lead = trick[0] // 10
     led = hand & SUIT_MASKS[lead]
-    if phase == "stock" and stock_phase_rule != "full":
-        if stock_phase_rule == "free":
+    if stock_rule != "full":
+        if stock_rule == "free":
             return hand
-        if stock_phase_rule == "follow_suit":
+        if stock_rule == "follow_suit":
             return led or hand
         # follow_trump_lead: a trump lead must be answered with a trump when possible
         return (led or hand) if lead == trump else hand
-    best, ruffed = _best(trick, trump, order)
-    exempt = partner_exemption and partner_winning
     if led:
         if exempt:
             return led
         if ruffed:
-            if must_head_after_ruff:
+            if head_after_ruff:
                 top = _best_of_suit(trick, lead, order)
                 return (led & order.higher[top]) or led
             return led
@@ -80,7 +95,44 @@ def legal_mask(
         return hand
     if not ruffed:
         return trumps
-    return (trumps & order.higher[best]) or (trumps if must_undertrump else hand)
+    return (trumps & order.higher[best]) or (trumps if undertrump else hand)
+
+
+def excluded_by_play(
+    card: int,
+    trick: Sequence[int],
+    candidates: int,
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> int:
+    """The cards of ``candidates`` that a hand which legally played ``card`` on ``trick`` (the
+    cards before it) cannot hold: those that would have made ``card`` illegal.
+
+    The duties only ever narrow the legal set as cards are added to a hand (a card of the led
+    suit, a higher one, a trump), so a card is excluded exactly when the two-card hand of it
+    and ``card`` already refuses ``card``.
+    """
+    if not trick:
+        return 0
+    best, ruffed = _best(trick, trump, order)
+    rule = stock_phase_rule if phase == "stock" else "full"
+    exempt = partner_exemption and partner_winning
+    bit = 1 << card
+    out = 0
+    for c in _indices(candidates & ~bit & (SUIT_MASKS[trick[0] // 10] | (
+            SUIT_MASKS[trump] if trump is not None else 0))):
+        pair = bit | 1 << c
+        if not legal_in_trick(pair, trick, best, ruffed, trump, order, rule, exempt,
+                              must_undertrump, must_head_after_ruff) & bit:
+            out |= 1 << c
+    return out
 
 
 def _best(trick: Sequence[int], trump: int | None, order: RankOrder) -> tuple[int, bool]:
@@ -119,38 +171,63 @@ def explain_plays(
     must_undertrump: bool = False,
     must_head_after_ruff: bool = False,
 ) -> tuple[int, dict[int, str]]:
-    """The legal mask and, for every other card of ``hand``, why it may not be played."""
+    """The legal mask and, for every other card of ``hand``, why it may not be played
+    (English text; :func:`explain_refusals` gives the reasons as values)."""
+    legal, why = explain_refusals(
+        hand, trick, trump, order, phase=phase, stock_phase_rule=stock_phase_rule,
+        partner_winning=partner_winning, partner_exemption=partner_exemption,
+        must_undertrump=must_undertrump, must_head_after_ruff=must_head_after_ruff,
+    )
+    return legal, {c: refusal_text("en", r) for c, r in why.items()}
+
+
+def explain_refusals(
+    hand: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder = TUTE,
+    *,
+    phase: str = "obligated",
+    stock_phase_rule: str = "full",
+    partner_winning: bool = False,
+    partner_exemption: bool = False,
+    must_undertrump: bool = False,
+    must_head_after_ruff: bool = False,
+) -> tuple[int, dict[int, Refusal]]:
+    """The legal mask and, for every other card of ``hand``, the :class:`Refusal` of it."""
     legal = legal_mask(
         hand, trick, trump, order, phase=phase, stock_phase_rule=stock_phase_rule,
         partner_winning=partner_winning, partner_exemption=partner_exemption,
         must_undertrump=must_undertrump, must_head_after_ruff=must_head_after_ruff,
     )
-    why: dict[int, str] = {}
+    why: dict[int, Refusal] = {}
     refused = hand & ~legal
     if not refused:
         return legal, why
     lead = trick[0] // 10
     led = hand & SUIT_MASKS[lead]
     best, ruffed = _best(trick, trump, order)
+    lead_s, trump_s = Suit(lead).letter, Suit(trump or 0).letter
     for c in _indices(refused):
         if phase == "stock" and stock_phase_rule != "full":
             if stock_phase_rule == "follow_suit":
-                why[c] = f"must follow suit: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_follow", suit=lead_s)
             else:
-                why[c] = f"must answer the trump lead with a trump: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_answer_trump", suit=lead_s)
         elif led:
             if c // 10 != lead:
-                why[c] = f"must follow suit: {_suit_name(lead)}"
+                why[c] = Refusal.of("must_follow", suit=lead_s)
             elif ruffed:  # only with must_head_after_ruff
-                why[c] = f"must beat {ALL_CARDS[_best_of_suit(trick, lead, order)]}"
+                why[c] = Refusal.of("must_beat",
+                                    card=str(ALL_CARDS[_best_of_suit(trick, lead, order)]))
             else:
-                why[c] = f"must beat {ALL_CARDS[best]}"
+                why[c] = Refusal.of("must_beat", card=str(ALL_CARDS[best]))
         elif not ruffed:
-            why[c] = f"must trump: void in {_suit_name(lead)}, so a {_suit_name(trump or 0)} card"
+            why[c] = Refusal.of("must_trump", suit=lead_s, trump=trump_s)
         elif legal & order.higher[best]:
-            why[c] = f"must overtrump {ALL_CARDS[best]}"
+            why[c] = Refusal.of("must_overtrump", card=str(ALL_CARDS[best]))
         else:
-            why[c] = f"must play a trump: {_suit_name(trump or 0)}"
+            why[c] = Refusal.of("must_play_trump", trump=trump_s)
     return legal, why
 
 
@@ -251,14 +328,11 @@ _KNAVES: Final = sum(1 << (10 * s + 5) for s in range(4))
 
 def marriage_mask(suit: int, order: RankOrder = TUTE) -> int:
     """The two cards of a marriage: king + caballo (Tute) or king + sota (Guiñote)."""
-    partner = 5 if order.name == "guinote" else 6
-    return (1 << (10 * suit + 7)) | (1 << (10 * suit + partner))
+    return (1 << (10 * suit + 7)) | (1 << (10 * suit + order.marriage))
 
 
-_MARRIAGES: Final = {
-    "tute": tuple(marriage_mask(s, TUTE) for s in range(4)),
-    "guinote": tuple((1 << (10 * s + 7)) | (1 << (10 * s + 5)) for s in range(4)),
-}
+_MARRIAGES: Final = {m: tuple((1 << (10 * s + 7)) | (1 << (10 * s + m)) for s in range(4))
+                     for m in (5, 6)}  # by the order's marriage rank: sota or caballo
 
 
 def available_declarations(
@@ -279,10 +353,11 @@ def available_declarations(
     if tute_enabled:
         if hand & _KINGS == _KINGS:
             out.append(TUTE_REYES)
-        second = _KNAVES if order.name == "guinote" else _KNIGHTS
+        knaves = order.marriage == 5  # Guiñote's tute is of sotas, Tute's of caballos
+        second = _KNAVES if knaves else _KNIGHTS
         if hand & second == second:
-            out.append(TUTE_SOTAS if order.name == "guinote" else TUTE_CABALLOS)
-    pairs = _MARRIAGES[order.name]
+            out.append(TUTE_SOTAS if knaves else TUTE_CABALLOS)
+    pairs = _MARRIAGES[order.marriage]
     forty = (
         trump is not None and not forty_forfeited and not sung_suits >> trump & 1
         and hand & pairs[trump] == pairs[trump]
@@ -306,12 +381,7 @@ def declaration_cards(decl: Declaration, trump: int | None, order: RankOrder = T
     if decl is TUTE_SOTAS:
         return _KNAVES
     suit = decl.marriage_suit(trump)
-    return 0 if suit is None else _MARRIAGES[order.name][suit]
-
-
-def parse_cards(cards: Iterable[str | Card]) -> list[int]:
-    """Card indices from notation, for callers that speak in strings."""
-    return [parse_card(c).index for c in cards]
+    return 0 if suit is None else _MARRIAGES[order.marriage][suit]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,24 +412,24 @@ def exchange_refusal(
     two_enabled: bool = True,
     two_takes_four: bool = True,
     last_round_allowed: bool = False,
-) -> str | None:
+) -> Refusal | None:
     """None if ``give`` may take the upcard now, else why not (ignoring who and when)."""
     trump = upcard // 10
     target = exchange_card(upcard, trump, two_enabled=two_enabled,
                            two_takes_four=two_takes_four)
-    up = ALL_CARDS[upcard]
+    up = str(ALL_CARDS[upcard])
     if target is None:
         if upcard % 10 == _TWO:
-            return f"nothing can take the {up}"
+            return Refusal.of("upcard_untakable", card=up)
         if not two_enabled:
-            return "exchanging with the 2 is not enabled"
-        return f"the 2 may not take a 4 here ({up})"
+            return Refusal.of("two_disabled")
+        return Refusal.of("two_not_four", card=up)
     if give != target:
         if give % 10 == _SEVEN and give // 10 == trump:
-            return f"the 7 only takes an A, 3, R, C or S; the upcard is {up}"
+            return Refusal.of("seven_takes", card=up)
         if give % 10 == _TWO and give // 10 == trump:
-            return f"the 2 only takes a 7, 6, 5 or 4; the upcard is {up}"
-        return f"only {ALL_CARDS[target]} may take the upcard {up}"
+            return Refusal.of("two_takes", card=up)
+        return Refusal.of("only_takes", target=str(ALL_CARDS[target]), card=up)
     if stock_cards <= players and not last_round_allowed:
-        return "no exchange in the last draw round"
+        return Refusal.of("last_round")
     return None

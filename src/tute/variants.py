@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .cards import DECK_36, DECK_40, GUINOTE, TUTE, RankOrder
-from .errors import InvalidOptionError, UnknownVariantError, VariantNotPlayableError
+from .errors import InvalidOptionError, UnknownVariantError
 
 __all__ = [
     "OPTION_SPECS",
@@ -28,7 +28,7 @@ __all__ = [
 
 
 # The most points one deal can give (120 in cards + 10 for the last trick + a 40 and three 20s):
-# no bid above it can be made, so bid-valued options stop there (deal.py's _MAX_BID).
+# no bid above it can be made, so bid-valued options stop there (games.subastado.MAX_BID).
 MOST_POINTS: Final = 230
 # A partnership match: a series of 1..100 deals or a race to 1..50 games (rules.md §2.8 speaks
 # of 6 or 8 deals and races to 3..12); a bound keeps every match, bots' included, finite.
@@ -226,7 +226,6 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _i("misdeal_passes_after", 1, 10, "consecutive misdeals before the deal passes on",
        null=True),
     _c("capote_award", None, doc="no source gives a capote bonus"),
-    _b("guinote_hide_arrastre_suit", "presentation: hide the suit of an arrastre 20"),
 ]}
 
 
@@ -290,7 +289,6 @@ class Options:
     weak_hand_max_points: int | None = None
     misdeal_passes_after: int | None = None
     capote_award: None = None
-    guinote_hide_arrastre_suit: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -318,7 +316,11 @@ _STOCK: Final = (
 
 @dataclass(frozen=True)
 class Variant:
-    """One game of the family: its table, pack, rank order, applicable flags and defaults."""
+    """One game of the family: its table, pack, rank order, applicable flags and defaults.
+
+    What the game does with them lives in its module under :mod:`tute.games`
+    (``tute.games.game_for(variant)``).
+    """
 
     id: str
     name: str
@@ -329,7 +331,6 @@ class Variant:
     order: RankOrder
     hand_size: int
     stock: bool
-    playable: bool
     option_names: tuple[str, ...]
     defaults: Options
     aliases: tuple[str, ...] = ()
@@ -345,43 +346,23 @@ class Variant:
     def resolve(self, options: Mapping[str, Any] | Options | None = None) -> Options:
         return resolve_options(self, options)
 
-    def require_playable(self) -> None:
-        if not self.playable:
-            raise VariantNotPlayableError(
-                f"variant {self.id} is not playable yet: its legality and scoring rules are "
-                "available (tute legal / tute score), whole deals are not; playable now: "
-                + ", ".join(v.id for v in VARIANTS.values() if v.playable)
-            )
+    def _game(self) -> Table:
+        game = GAMES[self.id]
+        return game if game.variant is self else GAME_CLASSES[self.id](self)
 
     def layout(self, options: Options | None = None) -> tuple[int, int]:
         """The pack (a card mask) and the cards dealt to each player under ``options``."""
-        opts = options or self.defaults
-        if self.stock:
-            return self.deck, opts.hand_size
-        if self.id == "tute_subastado":
-            return (DECK_40, 13) if opts.widow_card else (DECK_36, 12)
-        if self.id == "tute_cabron":
-            return (DECK_40, 10) if opts.players == 4 else (DECK_36, 12)
-        if self.id == "tute_arrastrado_3p":
-            return DECK_40, (10 if opts.players == 4 else 13)
-        return self.deck, self.hand_size
+        return self._game().layout(options or self.defaults)
 
     def sides(self, options: Options | None = None) -> int:
         """Number of scoring sides (2 in partnership and two-player games)."""
-        if self.partnerships:
-            return 2
-        return self.seat_count(options)
+        return self._game().sides(options or self.defaults)
 
     def seat_count(self, options: Options | None = None) -> int:
-        opts = options or self.defaults
-        if self.id == "tute_subastado":
-            return opts.seats  # with 4 at the table the dealer sits the deal out
-        if "players" in self.option_names:
-            return opts.players
-        return self.players
+        return self._game().seat_count(options or self.defaults)
 
     def side_of(self, seat: int, options: Options | None = None) -> int:
-        return seat % 2 if self.partnerships else seat
+        return self._game().side_of(seat)
 
 
 def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | None) -> Options:
@@ -442,25 +423,25 @@ def _check_combination(variant: Variant, opts: Options) -> None:
 
 def _variant(id: str, name: str, english: str, *, table: int, partnerships: bool,
              deck: int = DECK_40, order: RankOrder = TUTE, hand_size: int, stock: bool = False,
-             playable: bool = False, extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
+             extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
              summary: str = "", **defaults: Any) -> Variant:
     names = tuple(dict.fromkeys(_COMMON + extra))
     opts = dataclasses.replace(Options(), hand_size=hand_size, **defaults)
     return Variant(id, name, english, table, partnerships, deck, order, hand_size, stock,
-                   playable, names, opts, aliases, summary)
+                   names, opts, aliases, summary)
 
 
 VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "tute_parejas", "Tute por parejas", "Partnership Tute", table=4, partnerships=True,
-        hand_size=10, playable=True,
+        hand_size=10,
         extra=("partner_exemption", "two_games_threshold", "two_games_rule", "match"),
         aliases=("parejas", "tute", "tute_4p", "tute_por_parejas", "pairs"),
         summary="4 players in two pairs, 10 cards each, trump turned from the dealer's last card",
     ),
     _variant(
         "tute_2p_habanero", "Tute habanero", "Two-player Tute (habanero)", table=2,
-        partnerships=False, hand_size=8, stock=True, playable=True,
+        partnerships=False, hand_size=8, stock=True,
         extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("habanero", "tute_habanero", "tute_2p", "2p"),
         summary="2 players, 8 cards and a stock; a trump lead must be answered with a trump",
@@ -468,7 +449,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_2p_corriente", "Tute corriente (dos jugadores)", "Two-player Tute (corriente)",
-        table=2, partnerships=False, hand_size=6, stock=True, playable=True,
+        table=2, partnerships=False, hand_size=6, stock=True,
         extra=(*_STOCK, "scoring_2p", "games_to_win"),
         aliases=("corriente", "tute_corriente"),
         summary="2 players, 6 cards and a stock; free play while the stock lasts",
@@ -476,7 +457,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_arrastrado_3p", "Tute arrastrado (tres jugadores)", "Three-player Tute (arrastrado)",
-        table=3, partnerships=False, hand_size=13, playable=True,
+        table=3, partnerships=False, hand_size=13,
         extra=("two_games_threshold", "two_exchanges_four", "exchange_mandatory", "scoring_3p",
                "loss_limit", "multi_over", "players", "match_target", "match_deals",
                "games_to_win"),
@@ -486,7 +467,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_subastado", "Tute subastado", "Auction Tute", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12, playable=True,
+        deck=DECK_36, hand_size=12,
         extra=("seats", "widow_card", "min_bid", "bid_step", "auction_rounds", "all_pass",
                "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
                "cantes_declarer_only", "settlement", "match_target", "match_deals"),
@@ -497,9 +478,9 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
-        hand_size=6, stock=True, playable=True,
+        hand_size=6, stock=True,
         extra=(*_STOCK, "partner_exemption", "exchange_side_requirement", "partidas_per_coto",
-               "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
+               "cotos_to_win", "thirty_malas"),
         aliases=("guiñote", "guinote_4p", "guiñote_4p"),
         summary="Aragón's game: 4 players in pairs, 6 cards, stock then arrastre, 101 points",
         partner_exemption=True, stock_phase_rule="free", cante_by="winning_side_each",
@@ -507,9 +488,9 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
-        order=GUINOTE, hand_size=6, stock=True, playable=True,
+        order=GUINOTE, hand_size=6, stock=True,
         extra=(*_STOCK, "exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
-               "thirty_malas", "guinote_hide_arrastre_suit"),
+               "thirty_malas"),
         aliases=("guiñote_2p", "guinote_dos"),
         summary="Guiñote one against one: 6 cards, 14 stock tricks then 6 in arrastre",
         stock_phase_rule="free", tute_award="partida", both_over="last_trick", deal_packet=3,
@@ -517,13 +498,30 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     ),
     _variant(
         "tute_cabron", "Tute cabrón", "Tute cabrón", table=3, partnerships=False,
-        deck=DECK_36, hand_size=12, playable=True,
+        deck=DECK_36, hand_size=12,
         extra=("players", "loss_limit"),
         aliases=("cabron", "tute_cabrón", "cabrón", "pierde_en_medio"),
         summary="everyone for himself, no trump until a king and knight fall in one trick",
         players=3,
     ),
 ]}
+
+class Table(Protocol):
+    """What the registry asks of a variant's game: its table. :mod:`tute.games` implements it
+    (``tute.games.game_for`` gives the whole game)."""
+
+    variant: Variant
+
+    def layout(self, options: Options) -> tuple[int, int]: ...
+    def seat_count(self, options: Options) -> int: ...
+    def sides(self, options: Options) -> int: ...
+    def side_of(self, seat: int) -> int: ...
+
+
+#: each variant's game and the game classes by variant id, filled in when :mod:`tute.games` is
+#: imported (``import tute`` does): the games import this module, never the other way round
+GAMES: Final[dict[str, Table]] = {}
+GAME_CLASSES: Final[dict[str, Callable[[Variant], Table]]] = {}
 
 _ALIASES: Final[dict[str, str]] = {}
 for _v in VARIANTS.values():

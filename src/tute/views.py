@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
@@ -16,15 +16,22 @@ __all__ = ["DealResult", "SeatView", "TrickRecord"]
 
 @dataclass(frozen=True)
 class TrickRecord:
-    """A completed trick: who led, the cards in playing order, who won, its card points."""
+    """A completed trick: who led, the cards in playing order, who won, its card points, and
+    the seat of each card (``seats``, from the engine: a seat that sits the deal out, such as
+    subastado's dealer with four, plays no card, so ``leader + i`` is not the i-th player)."""
 
     number: int
     leader: int
     cards: tuple[Card, ...]
     winner: int
     points: int
+    seats: tuple[int, ...] = ()
 
-    def plays(self, seats: int) -> list[tuple[int, Card]]:
+    def plays(self, seats: int | None = None) -> list[tuple[int, Card]]:
+        """(seat, card) in playing order; ``seats`` (the table size) is only read by a record
+        built without its seats."""
+        if self.seats or seats is None:
+            return list(zip(self.seats, self.cards, strict=True))
         return [((self.leader + i) % seats, c) for i, c in enumerate(self.cards)]
 
 
@@ -33,8 +40,9 @@ class DealResult:
     """The score of a finished deal; every tuple is indexed by side.
 
     ``winner`` is the side that won the deal (parejas, per-deal scoring) or the game/partida
-    (the 101 games); ``None`` with ``vueltas`` means nobody reached 101 and a deal *de
-    vueltas* follows with ``running`` carried over.
+    (the 101 games), the seat that won (arrastrado) or the declarer who made the contract
+    (subastado); ``None`` with ``vueltas`` means nobody reached 101 and a deal *de vueltas*
+    follows with ``running`` carried over.
     """
 
     totals: tuple[int, ...]
@@ -43,7 +51,9 @@ class DealResult:
     last_trick: tuple[bool, ...]
     winner: int | None
     games: tuple[int, ...]
-    reason: str = "tricks"  # "tricks" | "tute" | "vueltas"
+    # "tricks" (played out) | "tute" | "vueltas" (101 reached de vueltas) | "void" (thrown in:
+    # see ``void``) | "renuncio" (a claim: see ``claim``)
+    reason: str = "tricks"
     replay: bool = False
     match_won: bool = False
     running: tuple[int, ...] | None = None  # totals including the carried ones (101 games)
@@ -122,6 +132,16 @@ class SeatView:
     # the event log as this seat sees it (Deal.events_for): what inference and sampled worlds
     # replay; face-down draws and discards of other seats carry no card
     history: tuple[Event, ...] = ()
+    # who sits where, from the engine (no consumer recomputes it from the seat count): the
+    # seats that play this deal in playing order from the dealer's right (an idle seat left
+    # out), each seat's scoring side, whether sides are partnerships, the number of tricks
+    play_order: tuple[int, ...] = ()
+    side_of: tuple[int, ...] = ()
+    partnerships: bool = False
+    total_tricks: int = 0
+    # the match goal as data (Game.goal_info: kind and its numbers); i18n renders the words.
+    # Out of eq and hash: a dict does not hash, and the goal follows from ``options``
+    goal: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def unseen(self) -> CardSet:
@@ -147,7 +167,7 @@ class SeatView:
             "trick": [[s, str(c)] for s, c in self.trick],
             "tricks": [
                 {"number": t.number, "leader": t.leader, "cards": [str(c) for c in t.cards],
-                 "winner": t.winner, "points": t.points}
+                 "winner": t.winner, "points": t.points, "seats": list(t.seats)}
                 for t in self.tricks
             ],
             "cantes": [[s, str(d), p] for s, d, p in self.cantes],
@@ -160,4 +180,9 @@ class SeatView:
             "to_move": self.to_move,
             "legal_actions": [str(a) for a in self.legal_actions],
             "result": None if self.result is None else self.result.to_json(),
+            "play_order": list(self.play_order),
+            "side_of": list(self.side_of),
+            "partnerships": self.partnerships,
+            "total_tricks": self.total_tricks,
+            "goal": dict(self.goal),
         }

@@ -187,3 +187,36 @@ def test_fill_bots_by_host_starts_the_game(client: TestClient) -> None:
     deadline = time.monotonic() + 5
     while client.get(f"/api/tables/{r['id']}").json()["v"] < 2 and time.monotonic() < deadline:
         time.sleep(0.05)  # bots play until it is seat 0's turn (or it already was)
+
+
+def test_refusals_carry_their_code_and_the_page_its_words(client: TestClient) -> None:
+    """An illegal intent's error has ``refusal: {code, params}``; /api/messages/{lang} serves
+    tute.i18n's templates, so the page words it as the CLI does."""
+    from tute.i18n import REFUSALS, refusal_text
+    from tute.messages import Refusal
+
+    r = client.post("/api/tables", json={"variant": "tute_2p_habanero",
+                                         "seats": ["you", "open"], "name": "Ana"}).json()
+    j = client.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
+    with client.websocket_connect(f"/ws/{r['id']}") as w0, \
+            client.websocket_connect(f"/ws/{r['id']}") as w1:
+        players = {0: hello(w0, r["token"]), 1: hello(w1, j["token"])}
+        st = players[0].state
+        assert st is not None
+        mover = players[st["deal"]["to_move"]]
+        other = players[1 - mover.seat]  # type: ignore[operator]
+        card = other.state["deal"]["hand"][0]  # type: ignore[index]
+        mover.send({"type": "act", "action": card})
+        m = mover.until("error")
+        assert m["code"] == "illegal"
+        assert m["refusal"] == {"code": "not_in_hand", "params": {"card": card, "seat": mover.seat}}
+        why = Refusal.of("not_in_hand", card=card, seat=mover.seat)
+        assert m["reason"] == refusal_text("en", why)
+        other.send({"type": "act", "action": card})
+        assert other.until("error")["refusal"] == {"code": "not_your_turn", "params": {}}
+        mover.send({"type": "act", "action": "Zz"})
+        assert mover.until("error")["refusal"]["code"] == "bad_notation"
+    for lang in ("es", "en"):
+        cat = client.get(f"/api/messages/{lang}").json()
+        assert cat["refusals"] == REFUSALS[lang] and cat["suits"]["c"] == "copas"
+    assert client.get("/api/messages/fr").status_code == 404

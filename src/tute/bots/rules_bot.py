@@ -6,7 +6,8 @@ seat, which unseen cards that seat may still hold:
 
 * a seat that did not follow suit is void in it;
 * a seat that followed without heading when it had to head (rules.md §1.4 2a/2b) holds no
-  higher card of that suit;
+  higher card of that suit (each of these is asked of :func:`tute.rules.excluded_by_play`,
+  the legality of ``rules.py`` read backwards, not worked out here);
 * a seat that was void and had to trump but did not holds no trump (or, on a ruffed trick,
   no trump above the best one);
 * the stock-phase duties of the two-player games give the same inferences for what they
@@ -35,16 +36,17 @@ from functools import lru_cache
 from typing import Any
 
 from ..actions import PASS, Action, Exchange
-from ..cards import SUIT_MASKS, Card, RankOrder
+from ..cards import DECK_40, SUIT_MASKS, Card, RankOrder
 from ..deal import SeatView
 from ..errors import TuteError
-from ..rules import Declaration
+from ..games import game_for
+from ..rules import Declaration, excluded_by_play, trick_winner
 from ..variants import find_variant
 from .base import Bot, register
 
 __all__ = ["RulesBot", "estimate_contract"]
 
-_KING, _KNIGHT, _KNAVE, _THREE, _ACE = 7, 6, 5, 8, 9  # bit positions within a suit
+_KING, _THREE, _ACE = 7, 8, 9  # bit positions within a suit
 
 
 def _bits(mask: int) -> list[int]:
@@ -64,34 +66,33 @@ class _Table:
     deck: int
     partnerships: bool
     stock: bool
-    total_tricks: int
     stock_tricks: int
     stock_rule: str
     exemption: bool
     undertrump: bool
     head_after_ruff: bool
     marriage_second: int  # caballo in Tute, sota in Guiñote
-    cabron: bool
+    cabron: bool  # the trump may change during the deal
+    arrastre_cantes: bool  # declarations go on once the stock is gone
 
 
 @lru_cache(maxsize=64)
 def _table(variant_id: str, options: Any, seats: int) -> _Table:
     var = find_variant(variant_id)
     deck = var.deck
-    per_seat = deck.bit_count() // seats
     stock_tricks = 0
     if var.stock:
         stock_tricks = (deck.bit_count() - seats * options.hand_size) // seats
-        per_seat = deck.bit_count() // seats
     return _Table(
         order=var.order, deck=deck, partnerships=var.partnerships, stock=var.stock,
-        total_tricks=per_seat, stock_tricks=stock_tricks,
+        stock_tricks=stock_tricks,
         stock_rule=options.stock_phase_rule if var.stock else "full",
         exemption=bool(options.partner_exemption) and var.partnerships,
         undertrump=bool(options.must_undertrump),
         head_after_ruff=bool(options.must_head_after_ruff),
-        marriage_second=_KNAVE if var.order.name == "guinote" else _KNIGHT,
-        cabron=var.id == "tute_cabron",
+        marriage_second=var.order.marriage,
+        cabron=game_for(var).trump_changes,
+        arrastre_cantes=game_for(var).arrastre_cantes,
     )
 
 
@@ -125,64 +126,36 @@ class _Knowledge:
         for rec in view.tricks:
             if t.stock and rec.number <= t.stock_tricks:
                 continue  # stock-phase inferences died with the draw that followed
-            self._infer_trick(rec.leader, [c.index for c in rec.cards], obligated=True)
+            self._infer_trick(rec.seats, [c.index for c in rec.cards], obligated=True)
         if view.trick:
             obligated = not (t.stock and view.stock_count > 0 and t.stock_rule != "full")
-            self._infer_trick(view.trick[0][0], [c.index for _, c in view.trick],
+            self._infer_trick([s for s, _ in view.trick], [c.index for _, c in view.trick],
                               obligated=obligated)
         for s in range(n):  # a card known to be in a hand is not excluded from it
             self.excluded[s] &= ~self.known[s]
 
-    def _infer_trick(self, leader: int, cards: list[int], *, obligated: bool) -> None:
+    def _infer_trick(self, seats: Sequence[int], cards: list[int], *, obligated: bool) -> None:
         t = self.t
         order = t.order
         trump = None if t.cabron else self.trump  # cabrón: trumps changed mid-deal
-        lead = cards[0] // 10
-        lead_mask = SUIT_MASKS[lead]
-        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        best, best_pos, ruffed = cards[0], 0, False
+        if t.cabron:  # so only what holds under any trump: not following means void
+            phase, rule = "stock", "follow_suit"
+        elif obligated:
+            phase, rule = "obligated", "full"
+        else:  # the stock-phase duties (free, follow_suit, follow_trump_lead)
+            phase, rule = "stock", t.stock_rule
         for pos in range(1, len(cards)):
-            x = cards[pos]
-            seat = (leader + pos) % self.n
-            if seat != self.me:
-                ex = 0
-                suit = x // 10
-                if not obligated:
-                    # follow_suit: not following means void; follow_trump_lead: only on trumps
-                    rule = t.stock_rule
-                    if suit != lead and (rule == "follow_suit" or (
-                            rule == "follow_trump_lead" and lead == trump)):
-                        ex |= lead_mask
-                elif t.cabron:  # the trump may have changed during the deal: voids only
-                    if suit != lead:
-                        ex |= lead_mask
-                else:
-                    exempt = t.exemption and (pos - best_pos) % 2 == 0
-                    if suit != lead:
-                        ex |= lead_mask
-                        if trump is not None and lead != trump and not exempt:
-                            if not ruffed:
-                                if suit != trump:
-                                    ex |= trump_mask
-                            elif suit != trump and t.undertrump:
-                                ex |= trump_mask
-                            elif suit != trump or not order.higher[best] >> x & 1:
-                                ex |= order.higher[best] & trump_mask
-                    elif not exempt:
-                        if not ruffed:
-                            if not order.higher[best] >> x & 1:
-                                ex |= order.higher[best]
-                        elif t.head_after_ruff:
-                            top = max((c for c in cards[:pos] if c // 10 == lead),
-                                      key=order.strength.__getitem__)
-                            if not order.higher[top] >> x & 1:
-                                ex |= order.higher[top]
-                self.excluded[seat] |= ex
-            if x // 10 == best // 10:
-                if order.higher[best] >> x & 1:
-                    best, best_pos = x, pos
-            elif trump is not None and x // 10 == trump:
-                best, best_pos, ruffed = x, pos, True
+            seat = seats[pos]
+            if seat == self.me:
+                continue
+            before = cards[:pos]
+            winning = trick_winner(before, trump, order)
+            # the cards whose presence would have made this play illegal (rules.py says)
+            self.excluded[seat] |= excluded_by_play(
+                cards[pos], before, DECK_40, trump, order, phase=phase, stock_phase_rule=rule,
+                partner_winning=(pos - winning) % 2 == 0, partner_exemption=t.exemption,
+                must_undertrump=t.undertrump, must_head_after_ruff=t.head_after_ruff,
+            )
 
     # ---------------------------------------------------------------- probabilities
 
@@ -259,7 +232,8 @@ def _dead_card(view: SeatView, t: _Table) -> int:
 def _partners(view: SeatView, t: _Table) -> int:
     """Mask of the seats on this seat's side, itself included."""
     if t.partnerships:
-        return (1 << view.seat) | (1 << ((view.seat + 2) % view.seats))
+        side = view.side_of[view.seat]
+        return sum(1 << s for s, sd in enumerate(view.side_of) if sd == side)
     contract = getattr(view, "contract", None)  # subastado: the defenders play together
     declarer = contract[0] if isinstance(contract, tuple) and contract else None
     if isinstance(declarer, int) and declarer != view.seat:
@@ -300,7 +274,8 @@ class RulesBot(Bot):
         t = _table(view.variant, view.options, view.seats)
         k = _Knowledge(view, t)
         obligated = not (t.stock and view.stock_count > 0 and t.stock_rule != "full")
-        tricks_left = t.total_tricks - len(view.tricks)
+        # the engine's count: subastado's idle dealer or widow, cabrón's pack for four
+        tricks_left = view.total_tricks - len(view.tricks)
         keep = _Keeper(view, t, k, tricks_left)
         if not view.trick:
             return self._lead(view, t, k, cards, keep, obligated)
@@ -308,7 +283,7 @@ class RulesBot(Bot):
 
     def _follow(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
                 keep: _Keeper, obligated: bool) -> Card:
-        order, n, me = t.order, view.seats, view.seat
+        order = t.order
         trick = [c.index for _, c in view.trick]
         lead = trick[0] // 10
         best, best_seat = trick[0], view.trick[0][0]
@@ -316,7 +291,7 @@ class RulesBot(Bot):
             if _beats(c.index, best, k.trump, order):
                 best, best_seat = c.index, s
         on_table = sum(order.points[c] for c in trick)
-        rest = [(me + i) % n for i in range(1, n - len(trick))]
+        rest = _after(view)[:len(view.play_order) - len(trick) - 1]
         scored = []
         for card in cards:
             x = card.index
@@ -334,8 +309,8 @@ class RulesBot(Bot):
 
     def _lead(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
               keep: _Keeper, obligated: bool) -> Card:
-        order, n, me = t.order, view.seats, view.seat
-        rest = [(me + i) % n for i in range(1, n)]
+        order = t.order
+        rest = _after(view)
         trump = k.trump
         opponents = [s for s in rest if not k.partners >> s & 1]
         draw_trumps = False
@@ -377,6 +352,13 @@ def _beats(x: int, best: int, trump: int | None, order: RankOrder) -> bool:
     return trump is not None and x // 10 == trump
 
 
+def _after(view: SeatView) -> list[int]:
+    """The other seats that play, in playing order after this one (an idle seat left out)."""
+    order = view.play_order
+    i = order.index(view.seat)
+    return [*order[i + 1:], *order[:i]]
+
+
 def _hold(k: _Knowledge, rest: list[int], best: int, lead: int, ours: bool,
           obligated: bool) -> float:
     """Chance that the side to which the best card belongs now keeps the trick, walking the
@@ -398,14 +380,14 @@ class _Keeper:
     def __init__(self, view: SeatView, t: _Table, k: _Knowledge, tricks_left: int):
         self.t = t
         self.k = k
-        order = t.order
         trump = k.trump
         hand = k.hand
         self.cache: dict[int, float] = {}
         self.tricks_left = tricks_left
         self.trump_count = (hand & SUIT_MASKS[trump]).bit_count() if trump is not None else 0
         # cantes are still possible later: before arrastre in the two-player Tute games
-        later_cantes = not (t.stock and order.name == "tute" and view.stock_count <= view.seats)
+        later_cantes = not (t.stock and not t.arrastre_cantes
+                            and view.stock_count <= view.seats)
         sung = 0
         for _s, d, _p in view.cantes:
             suit = d.marriage_suit(trump)
@@ -458,7 +440,7 @@ def estimate_contract(hand: int, order: RankOrder, trump: int) -> float:
     its own card points, the sure cantes, and the tricks its long trumps and aces win."""
     pts = order.points_of(hand)
     est = 0.8 * pts
-    second = _KNAVE if order.name == "guinote" else _KNIGHT
+    second = order.marriage
     for s in range(4):
         pair = (1 << (10 * s + _KING)) | (1 << (10 * s + second))
         if hand & pair == pair:

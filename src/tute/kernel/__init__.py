@@ -4,7 +4,7 @@ A position is one ``int64`` array (slots ``S_*`` of :mod:`tute.kernel._tables`) 
 its deal another (``C_*`` slots). Actions are ints: a card index 0..39, a declaration 40..46
 (40 cuarenta, 41+suit veinte, 45 tute de reyes, 46 tute de caballos/sotas) or 47 pass.
 
-The kernel covers the card-play phases of every playable variant: the whole of Tute por
+The kernel covers the card-play phases of every variant: the whole of Tute por
 parejas, and the arrastre of the stock games (stock-phase legality is there too, but drawing
 and exchanging the upcard are not: those positions stay with the core). A trick has ``C_K``
 cards (the active seats) and play passes to ``C_NXT0 + seat``. Tute arrastrado (three or four
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import TuteError
+from ..games import game_for
 from ..variants import Options, Variant
 from . import _tables as T
 from ._core import (
@@ -86,14 +87,16 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     ``hero`` matters only with more than two sides (arrastrado, one side per seat): the
     objective sides (``C_OBJ*``) are then {``hero``} (0) against every other seat (1).
     """
+    game = game_for(variant)
+    flags = game.kernel_config(options)
     cfg = np.zeros(T.C_SIZE, dtype=np.int64)
-    n = variant.seat_count(options)
+    n = game.seat_count(options)
     if n > 4:
         raise NotCardPlayPositionError(f"the kernel handles at most 4 seats, not {n}")
     cfg[T.C_N] = n
     cfg[T.C_TRUMP] = -1 if trump is None else int(trump)
-    cfg[T.C_FAMILY] = 1 if variant.order.name == "guinote" else 0
-    cfg[T.C_EXEMPT] = int(options.partner_exemption and variant.partnerships)
+    cfg[T.C_FAMILY] = int(flags.guinote_ranks)
+    cfg[T.C_EXEMPT] = int(options.partner_exemption and game.partnerships)
     cfg[T.C_UNDER] = int(options.must_undertrump)
     cfg[T.C_HEAD] = int(options.must_head_after_ruff)
     cfg[T.C_STOCKRULE] = T.STOCK_RULES.index(options.stock_phase_rule)
@@ -101,16 +104,16 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_FORTY] = T.FORTY_FIRST.index(options.forty_first)
     cfg[T.C_RESTR] = T.RESTRICTIONS.index(options.cante_restriction)
     cfg[T.C_TUTE] = int(options.tute_enabled)
-    cfg[T.C_PARTNERS] = int(variant.partnerships)
-    cfg[T.C_TOTAL] = variant.layout(options)[0].bit_count() // n
+    cfg[T.C_PARTNERS] = int(game.partnerships)
+    cfg[T.C_TOTAL] = game.layout(options)[0].bit_count() // n
     # every seat active, in seat order (from_deal sets a deal's own: subastado's idle seat)
     cfg[T.C_K] = n
     for seat in range(n):
         cfg[T.C_NXT0 + seat] = (seat + 1) % n
     cfg[T.C_DECLARER] = -1
     for seat in range(n):
-        cfg[T.C_SIDE0 + seat] = variant.side_of(seat, options)
-    nsides = variant.sides(options)
+        cfg[T.C_SIDE0 + seat] = game.side_of(seat)
+    nsides = game.sides(options)
     cfg[T.C_NSIDES] = nsides
     if not 0 <= hero < n:
         raise ValueError(f"invalid hero seat {hero!r}: expected 0..{n - 1}")
@@ -120,16 +123,13 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     cfg[T.C_SCALE] = 1
     cfg[T.C_TB] = 0
     cfg[T.C_MANO] = mano
-    # two-player Tute declares nothing in its arrastre (§3.5); Guiñote does (§6.8)
-    cfg[T.C_ARRCANTE] = int(not (variant.stock and variant.family == "tute"))
-    if variant.id == "tute_cabron":  # cantes by the cards of a trick, no windows
-        cfg[T.C_CABRON] = 1
-        cfg[T.C_ARRCANTE] = 0
+    cfg[T.C_ARRCANTE] = int(flags.arrastre_cantes)
+    cfg[T.C_CABRON] = int(flags.cabron)  # cantes by the cards of a trick, no windows
     return cfg
 
 
 def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(config, state) of a core deal in a card-play position.
+    """(config, state) of a core deal in a card-play position, from ``deal.snapshot()``.
 
     ``hero`` (default: the seat to move, or 0 once the deal is over) sets the objective sides
     of a game of more than two sides: see :func:`make_config`.
@@ -137,64 +137,57 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
     Raises :class:`NotCardPlayPositionError` for positions the kernel does not model: an
     exchange or dealt-tute poll, a pending draw, a deal of more than four seats.
     """
-    # The core keeps its state in private slots; this is the one place that reads them.
-    if deal._phase == 1 and deal._queue and deal._queue[0][1] != "cante":
-        kind = deal._queue[0][1]
+    pos = deal.snapshot()
+    if pos.poll is not None and pos.poll.kind != "cante":
         raise NotCardPlayPositionError(
-            f"not a card-play position: seat {deal._queue[0][0]} is asked about "
-            f"{'the upcard exchange' if kind == 'exchange' else 'a dealt tute'}"
+            f"not a card-play position: seat {pos.poll.seat} is asked about "
+            f"{'the upcard exchange' if pos.poll.kind == 'exchange' else 'a dealt tute'}"
         )
-    if deal._draw_pending:
+    if pos.draw_pending:
         raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
     if hero is None:
         hero = deal.to_move if deal.to_move is not None else 0
-    cfg = make_config(deal.variant, deal.options, None if deal.trump is None else int(deal.trump),
-                      deal.mano, hero)
-    if deal._k != cfg[T.C_N]:  # subastado with an idle seat (the dealer's, or the bidder's)
-        cfg[T.C_K] = deal._k
-        cfg[T.C_TOTAL] = len(deal.tricks) + (sum(h.bit_count() for h in deal._hands)
-                                              + len(deal._trick)) // deal._k
+    cfg = make_config(deal.variant, deal.options, pos.trump, deal.mano, hero)
+    if pos.active != cfg[T.C_N]:  # subastado with an idle seat (the dealer's, or the bidder's)
+        cfg[T.C_K] = pos.active
+        cfg[T.C_TOTAL] = pos.total_tricks
     for seat in range(cfg[T.C_N]):
-        cfg[T.C_NXT0 + seat] = deal._nxt[seat]
-    if deal.variant.id == "tute_subastado" and deal._contract is not None and (
-            deal.options.cantes_declarer_only):
-        cfg[T.C_DECLARER] = deal._contract[0]
+        cfg[T.C_NXT0 + seat] = pos.next_seat[seat]
+    cfg[T.C_DECLARER] = pos.sole_singer
     st = np.zeros(T.S_SIZE, dtype=np.int64)
-    for seat, h in enumerate(deal._hands):
+    for seat, h in enumerate(pos.hands):
         st[T.S_H0 + seat] = h
-    for i, c in enumerate(deal._trick):
+    for i, c in enumerate(pos.trick):
         st[T.S_T0 + i] = c
-    tlen = len(deal._trick)
+    tlen = len(pos.trick)
     st[T.S_TLEN] = tlen
-    st[T.S_LEADER] = deal._leader
-    st[T.S_TOMOVE] = deal._to_move
-    st[T.S_BEST] = deal._best if tlen else -1
-    st[T.S_BESTSEAT] = deal._best_seat if tlen else -1
-    st[T.S_RUFFED] = int(bool(deal._ruffed)) if tlen else 0
+    st[T.S_LEADER] = pos.leader
+    st[T.S_TOMOVE] = pos.to_move
+    st[T.S_BEST] = pos.best
+    st[T.S_BESTSEAT] = pos.best_seat
+    st[T.S_RUFFED] = int(pos.ruffed)
     if tlen:
-        lead = deal._trick[0] // 10
+        lead = pos.trick[0] // 10
         strength = deal.order.strength
-        st[T.S_TOPLED] = max((c for c in deal._trick if c // 10 == lead),
+        st[T.S_TOPLED] = max((c for c in pos.trick if c // 10 == lead),
                              key=strength.__getitem__)
     else:
         st[T.S_TOPLED] = -1
-    st[T.S_SUNG] = deal._sung
-    st[T.S_FORTYLOST] = deal._forty_lost
-    st[T.S_SIDEFIRST] = deal._side_first
-    st[T.S_FORFEIT] = deal._side_forfeit
-    for side, p in enumerate(deal._points):
+    st[T.S_SUNG] = pos.sung
+    st[T.S_FORTYLOST] = pos.forty_lost
+    st[T.S_SIDEFIRST] = pos.side_first
+    st[T.S_FORFEIT] = pos.side_forfeit
+    for side, p in enumerate(pos.points):
         st[T.S_PTS0 + side] = p
-    if deal._discard >= 0 and deal._contract is not None:  # subastado's widow discard
-        st[T.S_PTS0 + deal.side_of(deal._contract[0])] += deal.order.points[deal._discard]
-    for seat, _decl, p in deal._cantes:
-        st[T.S_CANTE0 + deal.side_of(seat)] += p
-    st[T.S_DONE] = len(deal._completed)
-    for _lead, _cards, winner, _pts in deal._completed:
-        st[T.S_SIDETRICKS0 + deal.side_of(winner)] += 1
-    st[T.S_WINDOW] = deal._window
-    st[T.S_WSEATS] = deal._window_seats
-    st[T.S_WDECL] = int(deal._window_declared)
-    st[T.S_POLL] = deal._queue[0][0] if deal._phase == 1 and deal._queue else -1
+    for side, p in enumerate(pos.cante_points):
+        st[T.S_CANTE0 + side] = p
+    st[T.S_DONE] = pos.tricks_done
+    for side, t in enumerate(pos.side_tricks):
+        st[T.S_SIDETRICKS0 + side] = t
+    st[T.S_WINDOW] = pos.window
+    st[T.S_WSEATS] = pos.window_seats
+    st[T.S_WDECL] = int(pos.window_declared)
+    st[T.S_POLL] = -1 if pos.poll is None else pos.poll.seat
     over = deal.is_over()
     st[T.S_OVER] = int(over)
     st[T.S_TUTESEAT] = -1
@@ -202,11 +195,11 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
     if over:
         res = deal.result()
         if res.reason == "tute":
-            st[T.S_TUTESEAT] = next(s for s, d, _p in deal._cantes if d.is_tute)
+            st[T.S_TUTESEAT] = next(s for s, d, _p in deal.cantes if d.is_tute)
         elif True in res.last_trick:
             st[T.S_LASTSIDE] = res.last_trick.index(True)
-    st[T.S_STOCK] = int(bool(deal._stock))
-    st[T.S_TRUMP] = -1 if deal.trump is None else int(deal.trump)
+    st[T.S_STOCK] = int(bool(pos.stock_left))
+    st[T.S_TRUMP] = -1 if pos.trump is None else pos.trump
     return cfg, st
 
 

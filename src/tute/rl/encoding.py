@@ -29,9 +29,10 @@ from ..actions import (
     Discard,
     Exchange,
 )
-from ..cards import ALL_CARDS, Card, Suit
+from ..cards import ALL_CARDS, Card, Rank, Suit
 from ..deal import SeatView
 from ..events import CardPlayed, DealEnded, Declared, Drew, Event, Passed, TrickTaken
+from ..games import game_for
 from ..match import MatchView
 from ..rules import CUARENTA, TUTE_CABALLOS, TUTE_REYES, TUTE_SOTAS, veinte
 from ..variants import Options, Variant, find_variant
@@ -56,16 +57,17 @@ class ActionCatalogue:
 
     def __init__(self, variant: Variant, options: Options):
         acts: list[Action] = list(ALL_CARDS)
-        vid = variant.id
-        if vid != "tute_cabron":  # cabrón's cantes come from the tricks, not from a choice
+        game = game_for(variant)
+        if not game.trump_changes:  # cabrón's cantes come from the tricks, not from a choice
             acts += [CUARENTA, *(veinte(s) for s in Suit)]
             if options.tute_enabled:
-                acts += [TUTE_REYES, TUTE_SOTAS if variant.family == "guinote"
+                # the second tute is of the marriage rank: sotas in Guiñote, caballos in Tute
+                acts += [TUTE_REYES, TUTE_SOTAS if variant.order.marriage == Rank.SOTA
                          else TUTE_CABALLOS]
-        if variant.stock or vid == "tute_arrastrado_3p":
+        if game.exchanges:
             acts += [Exchange(ALL_CARDS[10 * s + r]) for s in Suit for r in (_SEVEN, _TWO)]
         acts.append(PASS)
-        if vid == "tute_subastado":  # min_bid is a multiple of bid_step (options check it)
+        if game.auction:  # min_bid is a multiple of bid_step (options check it)
             acts += [Bid(b) for b in range(options.min_bid, _MAX_BID + 1, options.bid_step)]
             if options.seats == 4 and options.dealer_takeover:
                 acts.append(TAKEOVER)
@@ -210,7 +212,7 @@ class SeatEncoder:
         self._cpoints, self._stock, self._sizes = o["cante_points"], o["stock"], o["hand_sizes"]
         self._tricks_o, self._to_move, self._upcard_o = o["tricks"], o["to_move"], o["upcard"]
         self._strength = variant.order.strength
-        self._cabron = variant.id == "tute_cabron"
+        self._cabron = game_for(variant).trump_changes
         # obligations that make a refused suit a proof of a void (rules.md §1.4)
         self._claim = options.renuncio_mode == "claim"
         self._exempt = options.partner_exemption and variant.partnerships
@@ -253,7 +255,9 @@ class SeatEncoder:
         # replayed here is only the trick machine (trump and stock count as they were)
         stock_at_start = view.stock_count + sum(1 for e in view.history if e.__class__ is Drew)
         self.stock_count = stock_at_start
-        fixed_trump = self.variant.id not in ("tute_cabron", "tute_subastado")
+        # cabrón finds its trumps in play, and subastado's declarer names them
+        game = game_for(self.variant)
+        fixed_trump = not (game.trump_changes or game.auction)
         self.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
         for e in view.history:
             self._replay(e)

@@ -35,6 +35,7 @@ from ..cards import ALL_CARDS
 from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..events import CardPlayed, Declared, Drew, Event, Exchanged, TookOver
+from ..games import game_for
 from .encoding import SeatEncoder
 from .table import Table
 
@@ -96,15 +97,8 @@ class _Spec:
         hands: list[list[str]] = [[] for _ in range(n)]
         for i, s in enumerate(self.receivers):
             hands[s] = [str(ALL_CARDS[c]) for c in cards[i * size:(i + 1) * size]]
-        rest = [str(ALL_CARDS[c]) for c in cards[len(self.receivers) * size:]]
-        kw: dict[str, Any] = {}
-        vid = self.variant.id
-        if self.variant.stock:
-            kw = {"upcard": rest[0], "stock": rest[1:]}
-        elif vid == "tute_arrastrado_3p" and rest:
-            kw = {"table_card": rest[0]}
-        elif vid == "tute_subastado" and rest:
-            kw = {"widow": rest[0]}
+        dealt = len(self.receivers) * size
+        kw = game_for(self.variant).deal_extras(list(cards[dealt:]), cards[dealt - 1])
         return Deal.new(self.variant, options=self.opts, dealer=n - 1, hands=hands, **kw)
 
 
@@ -286,7 +280,7 @@ class TuteState(pyspiel.State):
                 seat, cards = e.seat, (e.card.index,)  # type: ignore[union-attr]
             elif cls is Exchanged:
                 seat, cards = e.seat, (e.given.index,)  # type: ignore[union-attr]
-            elif cls is Declared and g.variant.id != "tute_cabron":
+            elif cls is Declared and not game_for(g.variant).trump_changes:  # cabrón: trick cantes
                 seat, cards = e.seat, tuple(c.index for c in e.cards)  # type: ignore[union-attr]
             else:
                 continue
@@ -355,7 +349,7 @@ class TuteState(pyspiel.State):
                                  if (o := g.slot_owner(k)) is not None}
         hands = len(g.receivers) * g.hand_size
         rank = {k: k for k in range(hands)}
-        vid = g.variant.id
+        laid = game_for(g.variant).allowed_extras(g.opts)  # what lies outside the hands
         if g.variant.stock:
             fixed.add(hands)  # the upcard, face up
             draws = [e for e in view.history if e.__class__ is Drew]
@@ -366,16 +360,16 @@ class TuteState(pyspiel.State):
                 rank[k] = hands + j
                 if e.card is not None:
                     fixed.add(k)
-        elif vid == "tute_arrastrado_3p" and len(self.cards) > hands:
+        elif "table_card" in laid and len(self.cards) > hands:
             fixed.add(hands)  # the table card, face up
-        elif vid == "tute_subastado" and len(self.cards) > hands:
+        elif "widow" in laid and len(self.cards) > hands:
             contract = view.contract
             if contract is not None:  # the declarer took the widow
                 owner[hands] = contract[0]
                 rank[hands] = hands
                 if contract[0] == player:
                     fixed.add(hands)
-        if vid in ("tute_parejas",) or (vid == "tute_arrastrado_3p" and g.n == 4):
+        if "trump_card" in laid:  # the dealer's last card turned for trumps
             fixed.add(g.receivers.index(g.n - 1) * g.hand_size + g.hand_size - 1)  # turned
         for e in view.history:  # the idle dealer plays the bidder's hand after a takeover
             if e.__class__ is TookOver:
@@ -392,7 +386,7 @@ class TuteState(pyspiel.State):
         g = self.game
         enc = SeatEncoder(g.variant, g.opts, player, g.layout)
         enc.stock_count = view.stock_count + sum(1 for e in view.history if e.__class__ is Drew)
-        fixed_trump = g.variant.id not in ("tute_cabron", "tute_subastado")
+        fixed_trump = not (game_for(g.variant).trump_changes or game_for(g.variant).auction)
         enc.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
         out, draws = [], 0
         for e in view.history:

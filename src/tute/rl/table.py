@@ -31,7 +31,6 @@ class Table:
     def __init__(self, variant: str = "tute_parejas", *, reward: str = "deal",
                  reward_scale: float | None = None, **options: Any):
         self.variant = find_variant(variant)
-        self.variant.require_playable()
         self.options = self.variant.resolve(options)
         if reward not in REWARDS:
             raise InvalidOptionError(f"invalid value {reward!r} for option 'reward': expected "

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..i18n import LANGS, catalogue
 from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
@@ -263,15 +264,27 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     async def variants() -> dict[str, Any]:
         return {"variants": variants_json(), "levels": list(LEVELS)}
 
+    @app.get("/api/messages/{lang}")
+    async def refusal_catalogue(lang: str) -> dict[str, Any]:
+        # the page words the engine's refusals from tute.i18n's own catalogue
+        if lang not in LANGS:
+            raise TableError("not_found", f"no messages in {lang!r}: " + ", ".join(LANGS))
+        return catalogue(lang)
+
     @app.post("/api/play")
     async def play(body: PlayBody, request: Request) -> dict[str, Any]:
         check_rate(request)
-        from ..variants import find_variant
+        from ..errors import TuteError
+        from ..variants import find_variant, resolve_options
 
         try:
-            n = find_variant(body.variant).seat_count()
+            var = find_variant(body.variant)
         except Exception:
             raise TableError("bad_table", f"unknown variant {body.variant!r}") from None
+        try:  # the options may change the table (cabrón's players, subastado's seats)
+            n = var.seat_count(resolve_options(var, body.options))
+        except TuteError as exc:
+            raise TableError("bad_table", str(exc)) from None
         if body.level not in (*LEVELS, "random", "rules"):
             raise TableError("bad_table", "level must be one of: " + ", ".join(LEVELS))
         seats = ["you"] + [body.level] * (n - 1)

@@ -16,7 +16,7 @@ from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
-from ..variants import OPTION_SPECS, VARIANTS, find_variant
+from ..variants import OPTION_SPECS, VARIANTS, Variant, find_variant, resolve_options
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
 from .store import dumps as store_dumps
@@ -45,13 +45,31 @@ CODE_LENGTH = 8
 def variants_json() -> list[dict[str, Any]]:
     out = []
     for v in VARIANTS.values():
-        if not v.playable:
-            continue
         out.append({"id": v.id, "name": v.name, "english": v.english,
-                    "seats": v.seat_count(), "partnerships": v.partnerships,
+                    "seats": v.seat_count(), "seat_counts": _seat_counts(v),
+                    "partnerships": v.partnerships,
                     "summary": v.summary, "options": list(v.option_names),
                     "option_specs": [_option_json(v, name) for name in v.option_names]})
     return out
+
+
+def _seat_counts(v: Variant) -> dict[str, Any]:
+    """The table sizes a variant may be played at, by the option that sets it: {option: None,
+    counts: [n]} for a fixed table, else the option and {value: seats} (the lobby asks for the
+    right number of seats once the option is chosen)."""
+    for name in v.option_names:
+        spec = OPTION_SPECS[name]
+        if spec.kind != "choice":
+            continue
+        counts = {}
+        for x in spec.choices:
+            try:
+                counts[str(x)] = v.seat_count(resolve_options(v, {name: x}))
+            except TuteError:
+                continue  # a value that needs another option set: not a table size
+        if len(set(counts.values())) > 1:
+            return {"option": name, "by_value": counts, "counts": sorted(set(counts.values()))}
+    return {"option": None, "by_value": {}, "counts": [v.seat_count()]}
 
 
 def _option_json(v: Any, name: str) -> dict[str, Any]:
@@ -193,7 +211,6 @@ class Hub:
             raise TableError("busy", "the server has too many live tables; try again later")
         try:
             var = find_variant(variant)
-            var.require_playable()
             match = Match.new(var, seed=seed, options=options or {})
         except TuteError as exc:
             raise TableError("bad_table", str(exc)) from None
@@ -409,7 +426,7 @@ def _frame(m: Match, seat: int | None, action: str | None) -> dict[str, Any]:
         "deal_number": n, "seat": seat, "action": action,
         "hands": [shown.hand(s).to_list() for s in range(shown.seats)],
         "trick": [[s, str(c)] for s, c in shown.trick] or (
-            [[s, str(c)] for s, c in shown.tricks[-1].plays(shown.seats)]
+            [[s, str(c)] for s, c in shown.tricks[-1].plays()]
             if shown.tricks and shown.is_over() else []),
         "trump": None if shown.trump is None else shown.trump.letter,
         "trump_card": None if shown.trump_card is None else str(shown.trump_card),

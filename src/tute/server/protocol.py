@@ -36,7 +36,6 @@ __all__ = [
     "private_deal_json",
     "public_state",
     "score_sheet",
-    "seat_state",
     "seating",
     "state_delta",
     "with_private",
@@ -195,31 +194,15 @@ def deal_summary(deal: Deal, number: int) -> dict[str, Any] | None:
         "result": deal.result().to_json(),
         "last_trick": None if last is None else {
             "number": last.number, "leader": last.leader, "winner": last.winner,
-            "points": last.points, "cards": [str(c) for c in last.cards]},
+            "points": last.points, "cards": [str(c) for c in last.cards],
+            "seats": list(last.seats)},
         "tricks": len(tricks),
     }
 
 
 def goal_info(match: Match) -> dict[str, Any]:
-    """How the match is won, as data the front end can put in any language."""
-    o = match.options
-    try:
-        if match.variant.family == "guinote":
-            return {"kind": "cotos", "partidas": o.partidas_per_coto, "cotos": o.cotos_to_win}
-        if match.variant.stock:
-            return {"kind": "games", "n": o.games_to_win}
-        vid = match.variant.id
-        if vid == "tute_parejas":
-            return {"kind": o.match.mode, "n": o.match.n}
-        if vid == "tute_arrastrado_3p" and o.scoring_3p == "winner_per_deal":
-            return {"kind": "games", "n": o.games_to_win}
-        if vid == "tute_cabron" or (vid == "tute_arrastrado_3p" and o.scoring_3p == "losses"):
-            return {"kind": "losses", "n": o.loss_limit}
-        if o.match_deals is not None:
-            return {"kind": "balance_deals", "n": o.match_deals}
-        return {"kind": "balance", "n": o.match_target}
-    except AttributeError:  # a variant with other match rules: the core's own words
-        return {"kind": "other", "text": match.goal()}
+    """How the match is won, as data the front end can put in any language (the game's)."""
+    return match.goal_info()
 
 
 def score_kind(match: Match) -> str:
@@ -243,23 +226,28 @@ def score_values(match: Match) -> list[int]:
 
 def seating(match: Match) -> dict[str, Any]:
     """Who plays with whom, as data, so that no client guesses it from the seat count: the
-    seats in playing order (play passes from seat s to s + 1), the scoring side of each seat
+    number of seats, the seats that play this deal in playing order (``play_order``, from the
+    dealer's right; an idle seat is left out), the scoring side of each seat
     (``deal.side_of``), whether sides are partnerships, and the seats that sit this deal out
-    (subastado with four: the dealer gets no cards)."""
-    cached = _SEATING.get(match)
-    if cached is not None and cached[0] == len(match.deals):
-        return cached[1]  # it changes with the deal only (the idle dealer); built once each
+    (subastado with four: the dealer, or the top bidder after the dealer's takeover)."""
     deal = match.deal
+    order = tuple(deal.play_order)
+    key = (len(match.deals), order)
+    cached = _SEATING.get(match)
+    if cached is not None and cached[0] == key:
+        return cached[1]  # it changes with the deal (and a takeover) only: built once each
     n = deal.seats
     out = {"seats": n, "sides": match.variant.sides(match.options),
            "partnerships": match.variant.partnerships,
            "side_of": [deal.side_of(s) for s in range(n)],
-           "idle": [s for s in range(n) if not len(deal.initial_hands[s])]}
-    _SEATING[match] = (len(match.deals), out)
+           "play_order": list(order),
+           "idle": [s for s in range(n) if s not in order]}
+    _SEATING[match] = (key, out)
     return out
 
 
-_SEATING: WeakKeyDictionary[Match, tuple[int, dict[str, Any]]] = WeakKeyDictionary()
+_SEATING: WeakKeyDictionary[Match, tuple[tuple[int, tuple[int, ...]], dict[str, Any]]] = (
+    WeakKeyDictionary())
 
 
 # A finished deal never changes: its score-sheet row is computed once per match (the public
@@ -293,7 +281,7 @@ def public_state(match: Match) -> dict[str, Any]:
         "deal": spectator_deal_json(match.deal),
         "deal_number": n,
         "games": list(match.games),
-        "cotos": list(match.cotos) if match.variant.family == "guinote" else None,
+        "cotos": list(match.cotos) if match.game.keeps_cotos else None,
         # the running score of the individual games: lost games, or payments
         "score_kind": score_kind(match),
         "score": score_values(match),
@@ -330,12 +318,6 @@ def with_private(public: dict[str, Any], private: dict[str, Any] | None) -> dict
     out = dict(public)
     out["deal"] = {**public["deal"], **private}
     return out
-
-
-def seat_state(match: Match, seat: int | None) -> dict[str, Any]:
-    """The state one audience may see: a seat's own view, or (``None``) the public view."""
-    pub = public_state(match)
-    return pub if seat is None else with_private(pub, private_deal_json(match.deal, seat))
 
 
 def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,9 @@ from ..bots import LEVELS, make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, TuteError
 from ..events import Event
+from ..i18n import refusal_text
 from ..match import Match
+from ..messages import Refusal
 from .botpool import is_heavy, shared_pool
 from .protocol import (
     PROTOCOL,
@@ -80,12 +82,21 @@ class TableConfig:
 
 
 class TableError(Exception):
-    """A refused request; ``code`` is stable, ``reason`` is for people."""
+    """A refused request; ``code`` is stable, ``reason`` is for people (English);
+    ``refusal``: the engine's reason as a value, for the page to word in its language."""
 
-    def __init__(self, code: str, reason: str):
+    def __init__(self, code: str, reason: str, refusal: Refusal | None = None):
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.refusal = refusal
+
+    def message(self) -> dict[str, Any]:
+        """The protocol's ``error`` message (``refusal`` only for the engine's refusals)."""
+        msg: dict[str, Any] = {"type": "error", "code": self.code, "reason": self.reason}
+        if self.refusal is not None:
+            msg["refusal"] = self.refusal.as_json()
+        return msg
 
 
 def hash_token(token: str) -> str:
@@ -536,7 +547,7 @@ class Table:
             elif kind == "hint":
                 self._hint(client, ref)
         except TableError as exc:
-            client.send({"type": "error", "code": exc.code, "reason": exc.reason, "ref": ref})
+            client.send({**exc.message(), "ref": ref})
 
     async def _act(self, client: Client, msg: dict[str, Any]) -> None:
         seat = client.seat
@@ -549,7 +560,8 @@ class Table:
         if "v" in msg and msg["v"] != self.v:
             raise TableError("stale", f"the table is at version {self.v}, not {msg['v']}")
         if self.match.to_move != seat:
-            raise TableError("not_your_turn", "it is not your turn")
+            why = Refusal.of("not_your_turn")
+            raise TableError("not_your_turn", refusal_text("en", why), why)
         self.intents += 1
         await self._accept(seat, msg["action"], ref=msg.get("ref"))
 
@@ -557,11 +569,12 @@ class Table:
         try:
             act = parse_action(text)
         except InvalidNotationError as exc:
-            raise TableError("bad_action", str(exc)) from None
+            bad = Refusal.of("bad_notation", text=text, detail=str(exc))
+            raise TableError("bad_action", str(exc), bad) from None
         deal = self.match.deal
-        why = deal.why_illegal(act)
+        why = deal.refusal(act)
         if why is not None:
-            raise TableError("illegal", why)
+            raise TableError("illegal", refusal_text("en", why), why)
         d0, e0 = len(self.match.deals) - 1, len(deal.events)
         self.match.apply(act)
         segments = [(d0, e0, len(deal.events))]

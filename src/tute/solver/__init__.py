@@ -101,7 +101,7 @@ T2_MAX = 1 << 16
 #: "workqueue" one aborts the process when two threads launch at once): asked for here,
 #: before anything runs in parallel, unless the environment chose one
 if "NUMBA_THREADING_LAYER" not in os.environ:
-    numba.config.THREADING_LAYER = "threadsafe"
+    numba.config.THREADING_LAYER = "threadsafe"  # type: ignore[attr-defined]
 _PARALLEL_OK: list[bool] = []
 
 
@@ -118,7 +118,7 @@ def _numba_threads() -> bool:
                                 np.zeros((2, STATS_SIZE), dtype=np.int64),
                                 np.zeros((2, 4), dtype=np.int64),
                                 np.zeros((2, MAXPLY, SCRATCH), dtype=np.int64), 0, 1, out)
-            ok = numba.threading_layer() in ("omp", "tbb")
+            ok = numba.threading_layer() in ("omp", "tbb")  # type: ignore[attr-defined]
         except (ValueError, ImportError, RuntimeError):
             ok = False
         _PARALLEL_OK.append(ok)
@@ -266,7 +266,7 @@ class Solver:
                 f"not a card-play position: {deal.variant.id} is in its stock phase "
                 f"({deal.stock_count} cards in the stock); the solver starts at the arrastre"
             )
-        if cfg[T.C_NSIDES] != 2 and deal.variant.id != "tute_arrastrado_3p":
+        if cfg[T.C_NSIDES] != 2 and not deal.game.kernel_config(deal.options).solver_sides:
             raise UnsupportedPositionError(
                 f"{deal.variant.id}: the card play of this game is not supported by the solver")
         if deal.options.renuncio_mode == "claim":

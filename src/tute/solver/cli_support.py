@@ -44,9 +44,9 @@ def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64,
                  threads: int | None = None) -> dict[str, Any]:
     """Solve the position a deal record reaches (it may stop mid-deal): the value (side 0's
     optimal future margin) and a table of every legal action with its value."""
-    from ..records import deal_from_record
+    from ..deal import Deal
 
-    deal = deal_from_record(record)  # RecordError on anything invalid
+    deal = Deal.from_record(record)  # RecordError on anything invalid
     solver = Solver(tt_mb=tt_mb, threads=threads)
     analysis = solver.analyze(deal)
     out = analysis.to_json()
@@ -132,7 +132,7 @@ def solve_seeds(variant: str, seeds: Iterable[int], *, options: Mapping[str, Any
     solver = Solver(tt_mb=tt_mb, threads=threads)
     # load (or compile) the numba code before the clock runs: a small endgame of seed 0
     warm = Deal.new(var, seed=0, options=options)
-    while not warm.is_over() and len(warm.hand(warm.to_move)) > 7:
+    while warm.to_move is not None and len(warm.hand(warm.to_move)) > 7:
         warm.apply(warm.legal_actions()[0])
     solver.value(warm)
     for seed in seeds:

@@ -101,9 +101,9 @@ class SetupScreen(Screen[None]):
             yield Label(self.t("setup_title"), classes="title")
             yield Static(self.t("setup_keys"), classes="muted")
             yield Label(self.t("variant"))
-            playable = [(f"{v.name if self.lang == 'es' else v.english} ({v.id})", v.id)
-                        for v in VARIANTS.values() if v.playable]
-            yield Select(playable, value=self.variant_id, allow_blank=False, id="variant")
+            games = [(f"{v.name if self.lang == 'es' else v.english} ({v.id})", v.id)
+                     for v in VARIANTS.values()]
+            yield Select(games, value=self.variant_id, allow_blank=False, id="variant")
             yield Label(self.t("opponents"))
             yield Vertical(id="opponents")
             yield Label(self.t("seed"))
@@ -741,7 +741,6 @@ def run(
         preset: dict[str, Any] = {"seed": seed}
         if variant is not None:
             var = find_variant(variant)
-            var.require_playable()
             preset["variant"] = var.id
             if opponents is not None:
                 preset["opponents"] = opponent_names(opponents, var.seat_count(var.defaults))

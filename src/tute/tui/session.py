@@ -50,8 +50,9 @@ from ..events import (
     TrickTaken,
     TrumpNamed,
 )
-from ..i18n import reason, suit_name, tr
+from ..i18n import refusal_text, suit_name, tr
 from ..match import Match
+from ..messages import Refusal
 from ..rules import Declaration
 from ..shuffle import derive_seed
 from ..variants import Variant
@@ -467,19 +468,19 @@ class Session:
         """Apply the human's action, or say (in the UI language) why it is refused."""
         if not self.human_to_move():
             return Outcome(message=self.t("wait", who=self.seat_name(self.match.to_move or 0)))
-        why = self.deal.why_illegal(action)
+        why = self.deal.refusal(action)
         if why is not None:
             return Outcome(message=self.t("illegal", why=self._reason(why)))
         try:
             applied = self._apply(action)
         except TuteError as exc:  # the engine refused after all: say why, change nothing
-            return Outcome(message=self.t("illegal", why=self._reason(str(exc))))
+            refusal = getattr(exc, "refusal", None)
+            text = str(exc) if refusal is None else self._reason(refusal)
+            return Outcome(message=self.t("illegal", why=text))
         return Outcome(applied=applied)
 
-    def _reason(self, text: str) -> str:
-        text = reason(self.lang, text)
-        return text.replace(f"en la mano del asiento {self.human}", "en tu mano").replace(
-            f"not in seat {self.human}'s hand", "not in your hand")
+    def _reason(self, why: Refusal) -> str:
+        return refusal_text(self.lang, why, you=self.human)
 
     def bot_step(self) -> Action | None:
         """Let the bot to move act once; None when it is the human's turn or all is over."""
@@ -644,7 +645,7 @@ class Session:
             last = v.tricks[-1]
             lines.append(self.t("last_trick", who=self.seat_name(last.winner), p=last.points)
                          + ":")
-            lines.extend(f"  {self.seat_name(s)}: {c}" for s, c in last.plays(v.seats))
+            lines.extend(f"  {self.seat_name(s)}: {c}" for s, c in last.plays())
         else:
             lines.append(self.t("trick_empty"))
         if v.exchanges and not v.tricks:  # the compulsory exchanges, until the first trick
@@ -673,7 +674,7 @@ class Session:
         if len(tricks) < (1 if self.view().trick else 2):
             return self.t("no_previous")
         rec = tricks[-1] if self.view().trick else tricks[-2]
-        plays = ", ".join(f"{self.seat_name(s)} {c}" for s, c in rec.plays(self.view().seats))
+        plays = ", ".join(f"{self.seat_name(s)} {c}" for s, c in rec.plays())
         return self.t("previous_trick", n=rec.number, plays=plays,
                       who=self.seat_name(rec.winner), p=rec.points)
 
@@ -892,18 +893,17 @@ class Replay:
     """A game record (a deal or a match) shown one action at a time."""
 
     def __init__(self, record: Mapping[str, Any], *, lang: str = "es", source: str = ""):
-        from ..records import deal_from_record, match_from_record
 
         self.record = dict(record)
         self.lang = lang
         self.source = source
         self.kind = self.record.get("kind", "deal")
         if self.kind == "match":
-            full = match_from_record(self.record)  # validates the whole record first
+            full = Match.from_record(self.record)  # validates the whole record first
             self.sizes = [len(d.actions) for d in full.deals]
             self.variant = full.variant
         else:
-            deal = deal_from_record(self.record)
+            deal = Deal.from_record(self.record)
             self.sizes = [len(deal.actions)]
             self.variant = deal.variant
         self.total = sum(self.sizes)
@@ -911,12 +911,11 @@ class Replay:
 
     def deal_at(self, step: int) -> tuple[Deal, int]:
         """The deal being played after ``step`` actions, and its number (1-based)."""
-        from ..records import deal_from_record, match_from_record
 
         rec = {k: v for k, v in self.record.items() if k != "result"}
         if self.kind != "match":
             rec["actions"] = list(self.record.get("actions", []))[:step]
-            return deal_from_record(rec), 1
+            return Deal.from_record(rec), 1
         deals: list[dict[str, Any]] = []
         left = step
         for entry, size in zip(self.record["deals"], self.sizes, strict=True):
@@ -926,7 +925,7 @@ class Replay:
             if take < size:
                 break
         rec["deals"] = deals
-        match = match_from_record(rec)
+        match = Match.from_record(rec)
         return match.deal, len(match.deals)
 
     def lines(self) -> list[str]:
@@ -947,7 +946,7 @@ class Replay:
         elif deal.tricks:
             last = deal.tricks[-1]
             out.append(t("last_trick", who=t("seat", n=last.winner), p=last.points) + ": "
-                       + ", ".join(f"{t('seat', n=s)} {c}" for s, c in last.plays(deal.seats)))
+                       + ", ".join(f"{t('seat', n=s)} {c}" for s, c in last.plays()))
         if deal.actions:
             out.append(f"→ {deal.actions[-1]}")
         if deal.is_over():

@@ -174,6 +174,7 @@ if (!DICTS[lang]) lang = "es";
 export function getLang() { return lang; }
 export function setLang(l) {
   lang = DICTS[l] ? l : "es";
+  loadCatalogue(lang);
   localStorage.setItem("tute.lang", lang);
   document.documentElement.lang = lang;
 }
@@ -204,31 +205,16 @@ export function actionLabel(a) {
   return a;
 }
 
-const SUIT_WORD = { oros: "o", copas: "c", espadas: "e", bastos: "b" };
-const REASONS_ES = [
-  [/^must follow suit: (\w+)$/, (m) => `hay que asistir a ${m[1]}`],
-  [/^must answer the trump lead with a trump: (\w+)$/, (m) => `hay que responder al arrastre con ${m[1]}`],
-  [/^must beat (\w\w)$/, (m) => `hay que montar sobre ${cardName(m[1])}`],
-  [/^must trump: void in (\w+), so a (\w+) card$/, (m) => `hay que fallar: no tienes ${m[1]}, juega ${m[2]}`],
-  [/^must overtrump (\w\w)$/, (m) => `hay que montar sobre el triunfo ${cardName(m[1])}`],
-  [/^must play a trump: (\w+)$/, (m) => `hay que jugar triunfo: ${m[1]}`],
-  [/^it is not your turn$/, () => "no es tu turno"],
-  [/^declarations are only possible before the next trick is led$/, () => "solo se canta antes de salir a la siguiente baza"],
-  [/^(\w\w) is not in seat \d's hand$/, (m) => `${cardName(m[1])} no está en tu mano`],
-];
-
-// Reasons come from the engine in English; the common ones are translated for Spanish.
-export function reasonText(reason) {
-  if (lang !== "es") return reason;
-  for (const [re, f] of REASONS_ES) {
-    const m = reason.match(re);
-    if (m) {
-      return f(m.map((x) => x));
-    }
+// The engine's refusals ({code, params}) in the page's language, worded by the server's own
+// catalogue (GET /api/messages/{lang}, built from tute.i18n): nothing here translates English.
+const CATALOGUES = {};
+function loadCatalogue(l) {
+  if (CATALOGUES[l] === undefined) {
+    CATALOGUES[l] = null;
+    fetch(`/api/messages/${l}`).then((r) => (r.ok ? r.json() : null))
+      .then((c) => { if (c) CATALOGUES[l] = c; }).catch(() => {});
   }
-  return reason;
 }
-export { SUIT_WORD };
 
 // ------------------------------------------------------------------ server messages by code
 
@@ -252,9 +238,13 @@ const ERRORS = {
   en: {},
 };
 
-export function errorText(code, reason) {
+export function errorText(code, reason, refusal, you) {
   const table = ERRORS[lang] || {};
-  if (code === "illegal") return t("illegal", reasonText(reason || ""));
+  // a refusal is worded from the server's catalogue (its code and parameters), never by
+  // translating the English reason
+  if (refusal) return code === "illegal" ? t("illegal", refusalText(refusal, reason || "", you))
+    : refusalText(refusal, reason || "", you);
+  if (code === "illegal") return t("illegal", reason || "");
   if (table[code]) return table[code].replace("{0}", reason || "");
   return reason || code || "?";
 }
@@ -489,4 +479,16 @@ export function choiceLabel(v) {
   if (v === false) return t("no");
   if (lang === "es" && CHOICES_ES[v]) return CHOICES_ES[v];
   return String(v).replace(/_/g, " ");
+loadCatalogue(lang);
+
+// The refusal in words (as tute.i18n.refusal_text), else the server's English reason.
+export function refusalText(refusal, reason, you) {
+  const cat = CATALOGUES[lang];
+  const tpl = cat && refusal && cat.refusals[refusal.code];
+  if (!tpl) return reason;
+  const p = { ...refusal.params };
+  const mine = you !== null && you !== undefined && p.seat === you && cat.refusals[refusal.code + ".you"];
+  for (const k of cat.suit_params) if (k in p) p[k] = cat.suits[p[k]];
+  if ("poll" in p) p.poll = cat.refusals["poll." + p.poll];
+  return (mine || tpl).replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
 }

@@ -186,7 +186,7 @@ export function tablePage(id) {
         }
         if (m.code === "stale") { send({ type: "sync", since: T.v ?? 0 }); return; }
         T.rematchWaiting = false;
-        T.message = errorText(m.code, m.reason);
+        T.message = errorText(m.code, m.reason, m.refusal, T.seat);
         say(T.message);
         beep(200, 120);
         render();

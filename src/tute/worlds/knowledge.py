@@ -62,6 +62,7 @@ from ..events import (
     TrickTaken,
     TrumpNamed,
 )
+from ..games import game_for
 from ..rules import Declaration, declaration_cards, legal_mask, marriage_mask, trick_winner
 from ..variants import Options, Variant, find_variant
 
@@ -373,8 +374,9 @@ def _active_next(view: SeatView) -> tuple[int, ...]:
     wrong for subastado with an idle dealer (a known engine bug, fixed elsewhere)."""
     n = view.seats
     idle = -1
-    if view.variant == "tute_subastado" and n == 4:
-        idle = view.dealer
+    dealer_out = game_for(find_variant(view.variant)).idle_seat(view.dealer, view.options)
+    if dealer_out is not None:
+        idle = dealer_out
         if view.contract is not None and view.contract[2] and view.auction is not None:
             idle = view.auction[1]  # the top bidder sits out after the dealer's takeover
     nxt = []
@@ -695,7 +697,7 @@ def _poll_forbids(view: SeatView, var: Variant, opts: Options, hist: History,
     deck, size = var.layout(opts)
     total = deck.bit_count() // n if var.stock else size
     initial, _rounds = _stock_sizes(var, opts, n)
-    second = 5 if order.name == "guinote" else 6  # the sota (Guiñote) or the caballo
+    second = order.marriage  # the sota (Guiñote) or the caballo
     trump = None if view.trump is None else int(view.trump)
     out: list[Forbid] = []
     drew = 0

@@ -84,6 +84,7 @@ from ..events import (
     TookOver,
     TrumpNamed,
 )
+from ..games import game_for
 from ..rules import Declaration, declaration_cards
 from .knowledge import (
     DISCARD,
@@ -843,15 +844,16 @@ def _world(k: Knowledge, where: dict[int, tuple[Place, Interval]], known: dict[i
 def _new_deal(k: Knowledge, world: World) -> Deal:
     view = k.view
     kwargs: dict[str, Any] = {}
+    laid = game_for(k.variant).allowed_extras(k.options)  # what the game lays outside the hands
     if k.stock_game:
         kwargs["upcard"] = world.initial_upcard
         kwargs["stock"] = list(world.initial_stock)
-    elif view.variant == "tute_subastado":
+    elif "widow" in laid:
         if k.options.widow_card:
             kwargs["widow"] = world.dealt_widow
-    elif view.variant == "tute_arrastrado_3p" and view.seats == 3:
+    elif "table_card" in laid:
         kwargs["table_card"] = world.table_card
-    elif view.variant != "tute_cabron":
+    elif "trump_card" in laid:
         if view.trump_card is not None:
             kwargs["trump_card"] = view.trump_card
         elif view.trump is not None:
@@ -880,7 +882,7 @@ def _script(k: Knowledge) -> list[Action | None]:
     Trick ends, draws, the auction's end, cabrón's cantes, the compulsory table exchanges and
     the deal's end are the engine's own events, not actions."""
     assert k.history.events is not None
-    cabron = k.variant.id == "tute_cabron"
+    cabron = game_for(k.variant).trump_changes
     table = k.view.table_card is not None and k.options.exchange_mandatory
     stop = k.options.vueltas_claim == "manual"
     out: list[Action | None] = []
@@ -958,7 +960,7 @@ class _ViewReplay:
             plays.append((p.seat, ALL_CARDS[p.card]))
         self.plays = plays
         self.cantes: list[tuple[int, Declaration, int]] = [
-            (s, d, 0) for s, d, _ in view.cantes] if view.variant != "tute_cabron" else []
+            (s, d, 0) for s, d, _ in view.cantes] if not deal.game.trump_changes else []
         trump = None if view.trump is None else int(view.trump)
         self.shown = [declaration_cards(d, trump, deal.order) for _, d, _ in self.cantes]
         self.swaps = list(view.exchanges)[len(deal.exchanges):]  # compulsory ones are made

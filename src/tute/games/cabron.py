@@ -1,0 +1,82 @@
+"""Tute cabrón (rules.md §7): everyone for himself, no trump until a king and its caballo fall
+in one trick — a cante of the trick's winner, the first one naming trumps and worth 40; whoever
+takes no trick, goes over 100 or ends in the middle loses a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import DECK_36, DECK_40, RankOrder
+from ..rules import CUARENTA, Declaration, marriage_mask, veinte
+from ..scoring import cabron_losers
+from ..variants import Options
+from ..views import DealResult
+from .base import (
+    Game,
+    KernelConfig,
+    MatchStep,
+    MatchTally,
+    Score,
+    Tally,
+    individual_after_deal,
+    individual_goal,
+)
+
+
+class Cabron(Game):
+    __slots__ = ()
+    family = "cabron"
+    arrastre_cantes = False  # no declaration windows: the cards of a trick sing
+    trump_changes = True
+    schema = "cabron"
+
+    def seat_count(self, options: Options) -> int:
+        return options.players
+
+    def layout(self, options: Options) -> tuple[int, int]:
+        return (DECK_40, 10) if options.players == 4 else (DECK_36, 12)
+
+    def pack(self, options: Options) -> int:
+        # either table size's pack: rule case P39 has a 2 with the 3-player default
+        return DECK_40
+
+    @staticmethod
+    def trick_cantes(trick: tuple[int, ...], trump: int | None, order: RankOrder,
+                     ) -> tuple[int | None, list[tuple[int, Declaration, int]]]:
+        """The marriages complete in ``trick``, in the order their second card fell:
+        (trump after them, [(suit, declaration, points)])."""
+        tmask = 0
+        for c in trick:
+            tmask |= 1 << c
+        found = []
+        for suit in range(4):
+            pair = marriage_mask(suit, order)
+            if tmask & pair == pair:
+                found.append((max(trick.index(c) for c in trick if pair >> c & 1), suit))
+        out: list[tuple[int, Declaration, int]] = []
+        for _pos, suit in sorted(found):
+            if trump is None:
+                trump = suit
+                out.append((suit, CUARENTA, 40))
+            else:
+                out.append((suit, veinte(suit), 20))
+        return trump, out
+
+    def score(self, tally: Tally, options: Options) -> Score:
+        n = tally.seats
+        if tally.reason == "renuncio":
+            assert tally.who is not None
+            losers = [tally.offender if tally.offender is not None else tally.who]
+        else:
+            losers = cabron_losers(tally.totals, [t > 0 for t in tally.tricks_won])
+        return Score(games=(0,) * n, losses=tuple(int(s in losers) for s in range(n)))
+
+    def goal_info(self, options: Options) -> dict[str, Any]:
+        return individual_goal(options, losses=True)
+
+    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
+        return individual_after_deal(tally, result, options)
+
+    def kernel_config(self, options: Options) -> KernelConfig:
+        return KernelConfig(guinote_ranks=False, arrastre_cantes=False, cabron=True,
+                            solver_sides=False)

@@ -1,0 +1,168 @@
+"""One home for each game (issue 16): the registry, the hooks' data, and the house rules that
+keep it so — nothing outside ``tute.games`` and the registry tests a variant id or a family
+name, no import circle, the kernel reads a documented snapshot."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import tute
+from tute.games import CLASSES, game_for
+from tute.games.base import Game
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "tute"
+
+
+def test_every_variant_has_its_game() -> None:
+    assert set(CLASSES) == set(tute.VARIANTS)
+    for vid, var in tute.VARIANTS.items():
+        game = game_for(var)
+        assert isinstance(game, CLASSES[vid]) and game.variant is var
+        assert game_for(vid) is game and game_for(var.aliases[0]) is game
+        n = game.seat_count(var.defaults)
+        assert var.seat_count() == n and var.sides() == game.sides(var.defaults)
+        deal = tute.Deal.new(var, seed=1)
+        assert deal.game is game and deal.seats == n
+        assert deal.total_tricks == game.total_tricks(var.defaults)
+        deck, size = game.layout(var.defaults)
+        assert all(h.mask & ~deck == 0 for h in deal.hands)
+        assert max(len(h) for h in deal.hands) == size
+
+
+def test_a_modified_variant_gets_its_own_game() -> None:
+    var = dataclasses.replace(tute.VARIANTS["tute_parejas"], name="Otro tute")
+    assert game_for(var).variant is var and type(game_for(var)) is CLASSES["tute_parejas"]
+    assert tute.Deal.new(var, seed=3).game.variant is var  # the deal asks the same game
+
+
+@pytest.mark.parametrize("vid", list(tute.VARIANTS))
+def test_goal_words_and_data_agree(vid: str) -> None:
+    match = tute.Match.new(vid, seed=1)
+    info = match.goal_info()
+    assert info["kind"] in ("series", "race", "games", "cotos", "losses", "balance",
+                            "balance_deals")
+    assert match.goal() == match.game.goal(match.options)
+    numbers = [v for k, v in info.items() if k != "kind"]
+    assert numbers and all(str(n) in match.goal() for n in numbers)
+
+
+@pytest.mark.parametrize("vid", list(tute.VARIANTS))
+def test_snapshot_follows_the_play(vid: str) -> None:
+    deal = tute.Deal.new(vid, seed=5)
+    rng = random.Random(5)
+    while not deal.is_over():
+        pos = deal.snapshot()
+        assert pos.hands == tuple(h.mask for h in deal.hands)
+        assert pos.trick == tuple(c.index for _s, c in deal.trick)
+        assert pos.tricks_done == len(deal.tricks)
+        assert pos.stock_left == deal.stock_count
+        assert pos.trump == (None if deal.trump is None else int(deal.trump))
+        if pos.poll is None and deal.to_move is not None:
+            assert pos.to_move == deal.to_move
+        deal.apply(rng.choice(deal.legal_actions()))
+
+
+def test_undo_restores_every_component() -> None:
+    for vid in tute.VARIANTS:
+        deal = tute.Deal.new(vid, seed=9)
+        rng = random.Random(9)
+        shots = []
+        while not deal.is_over():
+            shots.append((deal.snapshot(), deal.view(deal.to_move or 0), len(deal.events)))
+            deal.apply(rng.choice(deal.legal_actions()))
+        while shots:
+            deal.undo()
+            pos, view, n = shots.pop()
+            assert (deal.snapshot(), deal.view(deal.to_move or 0), len(deal.events)) == (
+                pos, view, n)
+
+
+# ---------------------------------------------------------------- the house rules
+
+_ID_TEST = re.compile(  # variant.id == "x", vid in (...), x.family == ..., "tute_x" == ...
+    r"""(\b(variant|var|v)\.id|\bvid|\.family|\border\.name)\s*(==|!=|\bin\b|\bnot\s+in\b)\s*[(\[{]?\s*["']"""
+    r"""|\.family\s*(==|!=|\bin\b)"""
+    r"""|["'](tute_\w+|guinote\w*|parejas|arrastrado|subastado|cabron)["']\s*(==|!=|\bin\b)""")
+
+
+def test_no_variant_id_tests_outside_the_games() -> None:
+    """Behaviour by a variant's id or family name lives in tute.games (and the option
+    checks of the registry, tute.variants), nowhere else."""
+    hits = []
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC).as_posix()
+        if rel.startswith("games/") or rel == "variants.py":
+            continue
+        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if _ID_TEST.search(code):
+                hits.append(f"{rel}:{no}: {line.strip()}")
+    assert hits == []
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """The tute modules ``module`` imports at run time (``if TYPE_CHECKING`` left out)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            node.body = []
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - node.level + 1]
+            parts = [*base, *(node.module.split(".") if node.module else [])]
+            out.add(".".join(parts))
+            out.update(".".join([*parts, a.name]) for a in node.names)
+    return out
+
+
+def test_no_import_circle() -> None:
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC).with_suffix("").as_posix().replace("/", ".")
+        name = "tute" if rel == "__init__" else "tute." + rel.removesuffix(".__init__")
+        modules[name] = path
+    graph = {m: {d for d in _imports(p, m) if d in modules and d != m} for m, p in
+             modules.items()}
+    graph = {m: ds - {"tute"} for m, ds in graph.items()}  # the package's own __init__
+    seen: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(m: str, path: list[str]) -> None:
+        seen[m] = 1
+        for d in graph[m]:
+            if seen.get(d) == 1:
+                raise AssertionError(" -> ".join([*path[path.index(d):], d]))
+            if d not in seen:
+                visit(d, [*path, d])
+        seen[m] = 2
+
+    for m in graph:
+        if m not in seen:
+            visit(m, [m])
+
+
+def test_records_and_games_do_not_import_the_engines() -> None:
+    for rel in ("records.py", *(p.relative_to(SRC).as_posix() for p in SRC.glob("games/*.py"))):
+        module = "tute." + rel.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        found = _imports(SRC / rel, module)
+        assert not found & {"tute.deal", "tute.match"}, rel
+
+
+def test_the_kernel_reads_the_snapshot_not_private_state() -> None:
+    text = (SRC / "kernel" / "__init__.py").read_text("utf-8")
+    assert not re.search(r"\bdeal\._", text)
+
+
+def test_hooks_are_data() -> None:
+    """A hook answers with values: a game never holds a deal or a match."""
+    for vid in tute.VARIANTS:
+        game: Game = game_for(vid)
+        assert set(vars(type(game))) >= {"__slots__"} or type(game).__slots__ == ()
+        assert not hasattr(game, "__dict__")
