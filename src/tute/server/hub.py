@@ -16,7 +16,7 @@ from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
-from ..variants import OPTION_SPECS, VARIANTS, find_variant
+from ..variants import VARIANTS, find_variant
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
 from .table import (
@@ -54,7 +54,7 @@ def variants_json() -> list[dict[str, Any]]:
 def _option_json(v: Any, name: str) -> dict[str, Any]:
     """One house rule as the lobby offers it: its kind, domain, this game's default and the
     engine's line of explanation."""
-    spec = OPTION_SPECS[name]
+    spec = v.spec(name)
     default = v.defaults.get(name)
     if hasattr(default, "to_json"):
         default = default.to_json()
