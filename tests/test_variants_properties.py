@@ -344,7 +344,8 @@ def check_result(deal: tute.Deal) -> None:
         sung = [c if res.card_points[i] >= 30 else [] for i, c in enumerate(sung)]
     assert [list(c) for c in res.cantes] == sung
     for i in range(sides):
-        assert res.totals[i] == res.card_points[i] + sum(res.cantes[i]) + 10 * res.last_trick[i]
+        bonus = deal.options.last_trick_bonus * res.last_trick[i]  # 10, or 0 where a game lets it
+        assert res.totals[i] == res.card_points[i] + sum(res.cantes[i]) + bonus
     if res.balances is not None and deal.options.settlement == "payments":
         assert sum(res.balances) == 0
     if res.running is not None:
