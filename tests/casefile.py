@@ -1,4 +1,5 @@
-"""Load the rule book's worked cases (``docs/rule_cases.md``): one fenced ```yaml block per case.
+"""Load the rule book's worked cases (``docs/rule_cases.md``, ``docs/rule_cases_more.md``):
+one fenced ```yaml block per case.
 
 The project carries its own copy of the rule book (``docs/rules.md``) and of its cases, so a plain
 clone is whole. Each case becomes one :class:`Entry`, and each of its ``alt`` entries another one
@@ -14,7 +15,8 @@ from typing import Any
 
 import yaml
 
-__all__ = ["CaseFileError", "Entry", "cases_path", "docs_dir", "expand", "load_cases"]
+__all__ = ["CaseFileError", "Entry", "cases_path", "docs_dir", "expand", "load_all_cases",
+           "load_cases", "more_cases_path"]
 
 _FENCE_OPEN = re.compile(r"^```yaml[ \t]*\r?$", re.M)
 _BLOCK = re.compile(r"^```yaml[ \t]*\r?\n(.*?)^```[ \t]*\r?$", re.S | re.M)
@@ -30,6 +32,16 @@ def docs_dir() -> Path:
 
 def cases_path() -> Path:
     return docs_dir() / "rule_cases.md"
+
+
+def more_cases_path() -> Path:
+    """The second file (cabrero, gana-pierde, cabrón with four): same schema, its own ids."""
+    return docs_dir() / "rule_cases_more.md"
+
+
+def load_all_cases() -> list[dict[str, Any]]:
+    """The cases of both files, ``rule_cases.md`` first (its test ids are unchanged)."""
+    return load_cases() + load_cases(more_cases_path())
 
 
 def load_cases(path: Path | None = None) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import tute
 from casefile import load_cases
 from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, app
+from tute.games import game_for
 from tute.i18n import refusal_text
 from tute.match import Match
 
@@ -409,7 +410,11 @@ def _score_query(deal: tute.Deal) -> tuple[dict[str, Any], dict[str, Any]] | Non
     return query, won
 
 
-@pytest.mark.parametrize("variant", PLAYABLE)
+# the games ``tute score`` reads (the new games have no S-case schema yet: refused by name)
+SCORABLE = [v for v in PLAYABLE if game_for(v).score_schema()]
+
+
+@pytest.mark.parametrize("variant", SCORABLE)
 def test_score_agrees_with_the_engine_on_random_deals(variant: str) -> None:
     pairs = [q for q in (_score_query(_random_deal(seed, variant)) for seed in range(40)) if q]
     assert pairs

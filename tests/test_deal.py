@@ -28,7 +28,8 @@ from tute.shuffle import derive_seed, shuffled
 
 VARIANT_IDS = [
     "tute_parejas", "tute_2p_habanero", "tute_2p_corriente", "tute_arrastrado_3p",
-    "tute_subastado", "guinote", "guinote_2p", "tute_cabron",
+    "tute_subastado", "guinote", "guinote_2p", "tute_cabron", "tute_gana_pierde",
+    "tute_cabrero",
 ]
 
 # Trumps are oros (2o, the dealer's last card); seat 0 is mano and holds the 40 (Ro Co),

@@ -9,6 +9,7 @@ import dataclasses
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,3 +167,26 @@ def test_hooks_are_data() -> None:
         game: Game = game_for(vid)
         assert set(vars(type(game))) >= {"__slots__"} or type(game).__slots__ == ()
         assert not hasattr(game, "__dict__")
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"cabrero_match_end": "elimination"}, "cabrero_match_end"),
+    ({"cabrero_no_cargar": True}, "cabrero_no_cargar"),
+    ({"cabrero_trump": "rotation"}, "cabrero_trump"),
+    ({"cabrero_three_deck": "remove_trump_two"}, "cabrero_three_deck"),
+    ({"players": 6}, "players"),
+    ({"players": 5, "cabrero_dealer_sits_out_from": 5}, "players"),
+])
+def test_cabrero_refuses_what_it_does_not_play_yet(options: dict[str, Any], named: str) -> None:
+    with pytest.raises(tute.InvalidOptionError, match=f"'{named}'.*not supported yet"):
+        tute.Deal.new("tute_cabrero", seed=1, options=options)
+
+
+def test_new_games_own_domains_of_shared_flags() -> None:
+    with pytest.raises(tute.InvalidOptionError, match=re.escape("valid values: 3 | 4") + "$"):
+        tute.find_variant("tute_cabron").resolve({"players": 5})
+    with pytest.raises(tute.InvalidOptionError, match="goes_out"):
+        tute.find_variant("tute_gana_pierde").resolve({"tute_award": "deal"})
+    assert not tute.find_variant("cabrero").resolve({"cabrero_tute_award": "none"}).tute_enabled
+    deal = tute.Deal.new("tute_gana_pierde", seed=4, options={"players": 5})
+    assert [len(deal.view(s).hand) for s in range(5)] == [8] * 5

@@ -58,6 +58,12 @@ POSITIONS: dict[str, Position] = {
     "cabron-start": Position("tute_cabron", {}, 1, 0, 0, 5),
     "cabron-mid": Position("tute_cabron", {}, 2, 1, 6, 4),
     "cabron-4p": Position("tute_cabron", {"players": 4}, 1, 2, 4, 5),
+    "gana-pierde-start": Position("tute_gana_pierde", {}, 1, 0, 0, 5),
+    "gana-pierde-3p": Position("tute_gana_pierde", {"players": 3}, 2, 1, 3, 4),
+    "gana-pierde-5p": Position("tute_gana_pierde", {"players": 5}, 3, 2, 10, 5),
+    "cabrero-start": Position("tute_cabrero", {}, 1, 0, 0, 5),
+    "cabrero-3p": Position("tute_cabrero", {"players": 3}, 2, 1, 3, 4),
+    "cabrero-5p": Position("tute_cabrero", {"players": 5}, 3, 2, 10, 5),
 }
 
 GOLDEN: dict[str, int] = {  # computed with the engine
@@ -85,6 +91,13 @@ GOLDEN: dict[str, int] = {  # computed with the engine
     "cabron-start": 948,
     "cabron-mid": 333,
     "cabron-4p": 880,
+    # the same play as parejas-start / each other: these games differ in scoring, not in play
+    "gana-pierde-start": 524,
+    "gana-pierde-3p": 651,
+    "gana-pierde-5p": 68,
+    "cabrero-start": 524,
+    "cabrero-3p": 651,
+    "cabrero-5p": 68,
 }
 
 VARIANTS_COVERED = {p.variant for p in POSITIONS.values()}

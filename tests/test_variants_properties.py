@@ -84,6 +84,19 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"players": 4},
         {"renuncio_mode": "claim", "weak_hand_max_points": 20},
     ],
+    "tute_gana_pierde": [
+        {},
+        {"players": 3},
+        {"players": 5, "gp_tie_high": "nobody", "last_trick_bonus": 0},
+        {"cantes_enabled": False, "renuncio_mode": "claim", "multi_over": "last_trick"},
+    ],
+    "tute_cabrero": [
+        {},
+        {"players": 3},
+        {"players": 5, "cabrero_loser": "middle", "cabrero_no_base": "ranked"},
+        {"cabrero_tute_award": "others_out", "renuncio_mode": "claim"},
+        {"cabrero_tute_award": "none", "last_trick_bonus": 0},
+    ],
 }
 VARIANT_IDS = list(OPTION_SETS)
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A3RCS76542][oceb])(?![A-Za-z0-9])")
@@ -331,7 +344,8 @@ def check_result(deal: tute.Deal) -> None:
         sung = [c if res.card_points[i] >= 30 else [] for i, c in enumerate(sung)]
     assert [list(c) for c in res.cantes] == sung
     for i in range(sides):
-        assert res.totals[i] == res.card_points[i] + sum(res.cantes[i]) + 10 * res.last_trick[i]
+        bonus = deal.options.last_trick_bonus * res.last_trick[i]  # 10, or 0 where a game lets it
+        assert res.totals[i] == res.card_points[i] + sum(res.cantes[i]) + bonus
     if res.balances is not None and deal.options.settlement == "payments":
         assert sum(res.balances) == 0
     if res.running is not None:

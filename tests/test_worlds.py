@@ -51,6 +51,8 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "guinote": [{}, {"cante_by": "trick_winner"}, {"stock_phase_rule": "full"}],
     "guinote_2p": [{}, {"exchange_timing": "start_and_after_win", "stock_phase_rule": "full"}],
     "tute_cabron": [{}, {"players": 4}],
+    "tute_gana_pierde": [{}, {"players": 3}, {"players": 5}],
+    "tute_cabrero": [{}, {"players": 3}, {"players": 5}],
 }
 CASES = [(v, o) for v in tute.VARIANTS for o in OPTION_SETS[v]]
 

@@ -35,12 +35,12 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
+from .games.cabron import cabron_losers
 from .i18n import card_name, refusal_text, suit_name
 from .match import Match
 from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
-    cabron_losers,
     deal_total,
     losses_3p,
     payments_3p,
@@ -52,7 +52,6 @@ from .scoring import (
 )
 from .shuffle import derive_seed, new_seed, randbelow
 from .variants import (
-    OPTION_SPECS,
     VARIANTS,
     MatchSpec,
     Options,
@@ -1413,10 +1412,10 @@ def variants_command(
             "id": v.id, "name": v.name, "english": v.english, "aliases": list(v.aliases),
             "players": v.players, "partnerships": v.partnerships,
             "summary": v.summary,
-            "options": {name: {"domain": OPTION_SPECS[name].describe(),
+            "options": {name: {"domain": v.spec(name).describe(),
                                "default": _json_value(getattr(v.defaults, name)),
-                               "doc": OPTION_SPECS[name].doc,
-                               **_option_range(OPTION_SPECS[name])}
+                               "doc": v.spec(name).doc,
+                               **_option_range(v.spec(name))}
                         for name in v.option_names},
         } for v in VARIANTS.values()], ensure_ascii=False))
         return
@@ -1426,7 +1425,7 @@ def variants_command(
         typer.echo(f"    aliases: {', '.join(v.aliases) or '-'}")
         if options:
             for name in v.option_names:
-                spec = OPTION_SPECS[name]
+                spec = v.spec(name)
                 default = json.dumps(_json_value(getattr(v.defaults, name)), ensure_ascii=False)
                 typer.echo(f"      {name} = {default}   ({spec.describe()})  {spec.doc}")
 

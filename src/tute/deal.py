@@ -92,7 +92,7 @@ from .rules import (
     legal_in_trick,
     marriage_mask,
 )
-from .scoring import LAST_TRICK_BONUS, TARGET
+from .scoring import TARGET
 from .shuffle import MAX_SEED, derive_seed, new_seed, shuffled
 from .variants import Options, Variant, find_variant
 from .views import DealResult, SeatView, TrickRecord
@@ -1275,7 +1275,8 @@ class Deal:
         last = [False] * sides
         if reason in ("tricks", "renuncio") and len(self._completed) == self.total_tricks:
             last[self.side_of(self._completed[-1][2])] = True
-        totals = tuple(points[i] + sum(cantes[i]) + (LAST_TRICK_BONUS if last[i] else 0)
+        bonus = opts.last_trick_bonus  # 10 but where a game lets it be 0 (cabrero, gana-pierde)
+        totals = tuple(points[i] + sum(cantes[i]) + (bonus if last[i] else 0)
                        for i in range(sides))
         tally = Tally(
             reason=reason, who=who, offender=offender, totals=totals, points=tuple(points),

@@ -11,7 +11,6 @@ from .variants import Options
 
 __all__ = [
     "Outcome",
-    "cabron_losers",
     "deal_total",
     "losses_3p",
     "payments_3p",
@@ -136,29 +135,6 @@ def settle_subastado(
     balance = {p: -sign * stake for p in others}
     balance[declarer] = sign * stake * len(others)
     return made, balance
-
-
-def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool]) -> list[int]:
-    """Tute cabrón (§7.1): whoever took no trick loses; else players over 100 lose; else the
-    middle score(s); ties with no other loser lose together."""
-    n = len(totals)
-    empty = [i for i in range(n) if not took_trick[i]]
-    if empty:
-        return empty
-    over = [i for i in range(n) if totals[i] > 100]
-    if over:
-        return over
-    ranked = sorted(set(totals))
-    if len(ranked) < 3:  # no strict middle: tied players lose together
-        counts = {t: totals.count(t) for t in ranked}
-        tied = [t for t in ranked if counts[t] > 1]
-        return [i for i in range(n) if totals[i] in tied] if tied else []
-    if n == 3:
-        middle = ranked[1]
-        return [i for i in range(n) if totals[i] == middle]
-    # four players: the two middle scores
-    order = sorted(range(n), key=lambda i: totals[i])
-    return sorted(order[1:-1])
 
 
 def winner_3p(totals: Sequence[int], last_trick_seat: int | None, options: Options,

@@ -226,6 +226,24 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _i("misdeal_passes_after", 1, 10, "consecutive misdeals before the deal passes on",
        null=True),
     _c("capote_award", None, doc="no source gives a capote bonus"),
+    _c("last_trick_bonus", 10, 0, doc="points for taking the last trick"),
+    _b("cantes_enabled", "20s and 40s may be declared"),
+    _i("gp_out_threshold", 1, MOST_POINTS, "gana-pierde: a total that goes out (wins)"),
+    _c("gp_tie_high", "all", "nobody", doc="gana-pierde: a tie for the highest total"),
+    _c("cabron_middle", "levels", doc="cabrón: who is in the middle (rules.md §7.1)"),
+    _c("cabrero_loser", "second", "middle", doc="cabrero: who loses on points"),
+    _c("cabrero_no_base", "safe", "ranked", doc="cabrero: a player who took no trick"),
+    _c("cabrero_tute_award", "others_lose_one", "others_out", "others_lose_n", "none",
+       doc="cabrero: what a tute costs the others"),
+    _i("cabrero_tute_porotos", 1, 50, "cabrero: porotos each with others_lose_n"),
+    _c("cabrero_trump", "last_card", "rotation", doc="cabrero: how trumps are named"),
+    _c("cabrero_three_deck", "table_card", "remove_trump_two",
+       doc="cabrero with 3 active: the 40th card"),
+    _c("cabrero_dealer_sits_out_from", 6, 5, None,
+       doc="cabrero: the dealer sits out with this many at the table"),
+    _c("cabrero_match_end", "first_out", "elimination",
+       doc="cabrero: stop at the first player out, or retire and play on"),
+    _b("cabrero_no_cargar", "cabrero: a player who cannot win the trick plays his lowest"),
 ]}
 
 
@@ -289,6 +307,20 @@ class Options:
     weak_hand_max_points: int | None = None
     misdeal_passes_after: int | None = None
     capote_award: None = None
+    last_trick_bonus: int = 10
+    cantes_enabled: bool = True
+    gp_out_threshold: int = 101
+    gp_tie_high: str = "all"
+    cabron_middle: str = "levels"
+    cabrero_loser: str = "second"
+    cabrero_no_base: str = "safe"
+    cabrero_tute_award: str = "others_lose_one"
+    cabrero_tute_porotos: int = 2
+    cabrero_trump: str = "last_card"
+    cabrero_three_deck: str = "table_card"
+    cabrero_dealer_sits_out_from: int | None = 6
+    cabrero_match_end: str = "first_out"
+    cabrero_no_cargar: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -335,9 +367,18 @@ class Variant:
     defaults: Options
     aliases: tuple[str, ...] = ()
     summary: str = ""
+    #: this game's own domain of a shared flag (gana-pierde's ``players`` 3..5)
+    overrides: tuple[OptionSpec, ...] = ()
 
     def __str__(self) -> str:
         return self.id
+
+    def spec(self, name: str) -> OptionSpec:
+        """The domain of option ``name`` in this game (its override, else the shared one)."""
+        for o in self.overrides:
+            if o.name == name:
+                return o
+        return OPTION_SPECS[name]
 
     @property
     def family(self) -> str:
@@ -377,6 +418,8 @@ def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | Non
     changes: dict[str, Any] = {}
     for name, value in options.items():
         spec = OPTION_SPECS.get(name)
+        if spec is not None and name in variant.option_names:
+            spec = variant.spec(name)
         if spec is None or name not in variant.option_names:
             what = "unknown option" if spec is None else "option that does not apply to this game:"
             raise InvalidOptionError(
@@ -386,6 +429,8 @@ def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | Non
         changes[name] = spec.validate(value, variant.id)
     opts = dataclasses.replace(variant.defaults, **changes)
     _check_combination(variant, opts)
+    if variant.id in GAME_CLASSES:  # the game refuses what it does not play (yet)
+        opts = variant._game().check_options(opts)
     return opts
 
 
@@ -424,11 +469,12 @@ def _check_combination(variant: Variant, opts: Options) -> None:
 def _variant(id: str, name: str, english: str, *, table: int, partnerships: bool,
              deck: int = DECK_40, order: RankOrder = TUTE, hand_size: int, stock: bool = False,
              extra: tuple[str, ...] = (), aliases: tuple[str, ...] = (),
-             summary: str = "", **defaults: Any) -> Variant:
+             summary: str = "", overrides: tuple[OptionSpec, ...] = (),
+             **defaults: Any) -> Variant:
     names = tuple(dict.fromkeys(_COMMON + extra))
     opts = dataclasses.replace(Options(), hand_size=hand_size, **defaults)
     return Variant(id, name, english, table, partnerships, deck, order, hand_size, stock,
-                   names, opts, aliases, summary)
+                   names, opts, aliases, summary, overrides)
 
 
 VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
@@ -499,10 +545,37 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
     _variant(
         "tute_cabron", "Tute cabrón", "Tute cabrón", table=3, partnerships=False,
         deck=DECK_36, hand_size=12,
-        extra=("players", "loss_limit"),
+        extra=("players", "loss_limit", "cabron_middle"),
         aliases=("cabron", "tute_cabrón", "cabrón", "pierde_en_medio"),
         summary="everyone for himself, no trump until a king and knight fall in one trick",
         players=3,
+    ),
+    _variant(
+        "tute_gana_pierde", "Tute gana-pierde", "Win-lose Tute", table=4, partnerships=False,
+        hand_size=10,
+        extra=("players", "two_exchanges_four", "exchange_mandatory", "cantes_enabled",
+               "last_trick_bonus", "gp_out_threshold", "gp_tie_high", "multi_over",
+               "loss_limit", "match_deals"),
+        aliases=("gana_pierde", "ganapierde", "tute_ganapierde", "gana-pierde"),
+        summary="3 to 5 each for himself: take few points, the highest total loses a game, "
+        "but 101 or more goes out and everyone else loses",
+        overrides=(_c("players", 3, 4, 5, doc="players at the table"),
+                   _c("tute_award", "goes_out", doc="a tute goes out (wins the deal)")),
+        players=4, tute_award="goes_out", loss_limit=10, two_exchanges_four=False,
+        exchange_mandatory=True,
+    ),
+    _variant(
+        "tute_cabrero", "Tute cabrero (más y menos)", "Tute cabrero", table=4,
+        partnerships=False, hand_size=10,
+        extra=("players", "two_exchanges_four", "exchange_mandatory", "last_trick_bonus",
+               "loss_limit", "cabrero_loser", "cabrero_no_base", "cabrero_tute_award",
+               "cabrero_tute_porotos", "cabrero_trump", "cabrero_three_deck",
+               "cabrero_dealer_sits_out_from", "cabrero_match_end", "cabrero_no_cargar"),
+        aliases=("cabrero", "mas_y_menos", "más_y_menos", "tute_mas_y_menos"),
+        summary="3 to 5 each for himself (6 with an idle dealer: not yet): the second-highest "
+        "total loses a poroto; a capote or a tute costs the others",
+        overrides=(_c("players", 3, 4, 5, 6, doc="players at the table"),),
+        players=4, loss_limit=4, two_exchanges_four=False, exchange_mandatory=True,
     ),
 ]}
 
@@ -516,6 +589,7 @@ class Table(Protocol):
     def seat_count(self, options: Options) -> int: ...
     def sides(self, options: Options) -> int: ...
     def side_of(self, seat: int) -> int: ...
+    def check_options(self, options: Options) -> Options: ...
 
 
 #: each variant's game and the game classes by variant id, filled in when :mod:`tute.games` is

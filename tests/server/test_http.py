@@ -123,3 +123,16 @@ def test_history_record_and_replay(client: TestClient) -> None:
     replay = client.get(f"/api/games/{r['id']}/replay").json()
     assert len(replay["frames"]) == 1 + sum(len(d["actions"]) for d in rec.json()["deals"])
     assert all(len(f["hands"]) == 2 for f in replay["frames"])
+
+
+def test_new_games_are_offered_with_their_own_domains(client: TestClient) -> None:
+    r = client.get("/api/variants").json()
+    by_id = {v["id"]: v for v in r["variants"]}
+    for vid, players in (("tute_gana_pierde", [3, 4, 5]), ("tute_cabrero", [3, 4, 5, 6])):
+        specs = {o["name"]: o for o in by_id[vid]["option_specs"]}
+        assert specs["players"]["choices"] == players and by_id[vid]["seats"] == 4
+        body = client.post("/api/play", json={"variant": vid, "level": "facil",
+                                              "name": "Ana"}).json()
+        info = client.get(f"/api/tables/{body['id']}").json()
+        assert info["status"] == "playing" and info["variant"] == vid
+        assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]

@@ -13,7 +13,9 @@ from typing import Final
 from ..variants import GAME_CLASSES, GAMES, VARIANTS, Variant, find_variant
 from .arrastrado import Arrastrado
 from .base import Game
+from .cabrero import Cabrero
 from .cabron import Cabron
+from .gana_pierde import GanaPierde
 from .parejas import Parejas
 from .stock import Guinote, Stock
 from .subastado import Subastado
@@ -30,6 +32,8 @@ CLASSES: Final[dict[str, type[Game]]] = {
     "tute_arrastrado_3p": Arrastrado,
     "tute_subastado": Subastado,
     "tute_cabron": Cabron,
+    "tute_gana_pierde": GanaPierde,
+    "tute_cabrero": Cabrero,
 }
 
 _BY_ID: Final[dict[str, Game]] = {vid: CLASSES[vid](var) for vid, var in VARIANTS.items()}

@@ -161,6 +161,11 @@ class Game:
 
     # ---------------------------------------------------------------- the table
 
+    def check_options(self, options: Options) -> Options:
+        """Refuse (``InvalidOptionError``) a combination of options this game does not play,
+        or return them with what they imply; asked once the options are resolved."""
+        return options
+
     @property
     def partnerships(self) -> bool:
         return self.variant.partnerships

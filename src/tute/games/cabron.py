@@ -4,11 +4,11 @@ takes no trick, goes over 100 or ends in the middle loses a game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..cards import DECK_36, DECK_40, RankOrder
 from ..rules import CUARENTA, Declaration, marriage_mask, veinte
-from ..scoring import cabron_losers
 from ..variants import Options
 from ..views import DealResult
 from .base import (
@@ -68,7 +68,8 @@ class Cabron(Game):
             assert tally.who is not None
             losers = [tally.offender if tally.offender is not None else tally.who]
         else:
-            losers = cabron_losers(tally.totals, [t > 0 for t in tally.tricks_won])
+            losers = cabron_losers(tally.totals, [t > 0 for t in tally.tricks_won],
+                                   options.cabron_middle)
         return Score(games=(0,) * n, losses=tuple(int(s in losers) for s in range(n)))
 
     def goal_info(self, options: Options) -> dict[str, Any]:
@@ -80,3 +81,24 @@ class Cabron(Game):
     def kernel_config(self, options: Options) -> KernelConfig:
         return KernelConfig(guinote_ranks=False, arrastre_cantes=False, cabron=True,
                             solver_sides=False)
+
+
+def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool],
+                  middle: str = "levels") -> list[int]:
+    """Who loses a deal of cabrón, for 3 or 4 players (rules.md §7.1, ``cabron_middle=levels``):
+    the trickless; else those over 100; else every total strictly between the highest and the
+    lowest; else (two distinct totals or one) everyone who shares his total — LUD's ties,
+    which lose only when nobody else does."""
+    assert middle == "levels"  # the only reading with a source (C56)
+    n = len(totals)
+    empty = [i for i in range(n) if not took_trick[i]]
+    if empty:
+        return empty
+    over = [i for i in range(n) if totals[i] > 100]
+    if over:
+        return over
+    low, high = min(totals), max(totals)
+    between = [i for i in range(n) if low < totals[i] < high]
+    if between:
+        return between
+    return [i for i in range(n) if totals.count(totals[i]) > 1]

@@ -75,7 +75,7 @@ def _seat_counts(v: Variant) -> dict[str, Any]:
 def _option_json(v: Any, name: str) -> dict[str, Any]:
     """One house rule as the lobby offers it: its kind, domain, this game's default and the
     engine's line of explanation."""
-    spec = OPTION_SPECS[name]
+    spec = v.spec(name)
     default = v.defaults.get(name)
     if hasattr(default, "to_json"):
         default = default.to_json()

@@ -34,7 +34,7 @@ from ..cards import Card
 from ..errors import TuteError
 from ..i18n import LANGS, tr
 from ..records import load_record
-from ..variants import OPTION_SPECS, VARIANTS, MatchSpec, find_variant
+from ..variants import VARIANTS, MatchSpec, find_variant
 from .session import Replay, Session, action_label, card_key, opponent_names
 
 __all__ = ["GameScreen", "HelpScreen", "QuitScreen", "ReplayScreen", "SetupScreen",
@@ -171,7 +171,7 @@ class SetupScreen(Screen[None]):
         await box.remove_children()
         widgets = []
         for name in var.option_names:
-            spec = OPTION_SPECS[name]
+            spec = var.spec(name)
             current = _option_value_text(getattr(var.defaults, name))
             field: Select[str] | Input
             if spec.kind == "bool" or (spec.kind == "choice" and len(spec.choices) > 1):
