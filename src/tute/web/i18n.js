@@ -479,6 +479,8 @@ export function choiceLabel(v) {
   if (v === false) return t("no");
   if (lang === "es" && CHOICES_ES[v]) return CHOICES_ES[v];
   return String(v).replace(/_/g, " ");
+}
+
 loadCatalogue(lang);
 
 // The refusal in words (as tute.i18n.refusal_text), else the server's English reason.
