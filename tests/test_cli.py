@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import tute
 from casefile import load_cases
 from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, _reason, app
+from tute.games import game_for
 from tute.match import Match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -410,6 +411,10 @@ def _score_query(deal: tute.Deal) -> tuple[dict[str, Any], dict[str, Any]] | Non
 
 @pytest.mark.parametrize("variant", PLAYABLE)
 def test_score_agrees_with_the_engine_on_random_deals(variant: str) -> None:
+    if not game_for(variant).score_schema():  # no schema (yet): refused by name, exit 2
+        code, _out, err = run(["score"], lines({"variant": variant}))
+        assert code == 2 and f"scoring of {variant} is not supported" in _out + err
+        return
     pairs = [q for q in (_score_query(_random_deal(seed, variant)) for seed in range(40)) if q]
     assert pairs
     code, out, err = run(["score"], lines(*(q for q, _ in pairs)))
