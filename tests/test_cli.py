@@ -410,12 +410,12 @@ def _score_query(deal: tute.Deal) -> tuple[dict[str, Any], dict[str, Any]] | Non
     return query, won
 
 
-# the games ``tute score`` reads (the new games have no S-case schema yet: refused by name)
-SCORABLE = [v for v in PLAYABLE if game_for(v).score_schema()]
-
-
-@pytest.mark.parametrize("variant", SCORABLE)
+@pytest.mark.parametrize("variant", PLAYABLE)
 def test_score_agrees_with_the_engine_on_random_deals(variant: str) -> None:
+    if not game_for(variant).score_schema():  # no schema (yet): refused by name, exit 2
+        code, _out, err = run(["score"], lines({"variant": variant}))
+        assert code == 2 and f"scoring of {variant} is not supported" in _out + err
+        return
     pairs = [q for q in (_score_query(_random_deal(seed, variant)) for seed in range(40)) if q]
     assert pairs
     code, out, err = run(["score"], lines(*(q for q, _ in pairs)))

@@ -40,6 +40,8 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
                 {"stock_phase_rule": "full"}],
     "guinote_2p": [{}],
     "tute_cabron": [{}, {"players": 4}],
+    "tute_gana_pierde": [{}, {"players": 5}],
+    "tute_cabrero": [{}, {"players": 3}],
 }
 CASES = [(v, o) for v, sets in OPTION_SETS.items() for o in sets]
 

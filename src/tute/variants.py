@@ -555,7 +555,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
         hand_size=10,
         extra=("players", "two_exchanges_four", "exchange_mandatory", "cantes_enabled",
                "last_trick_bonus", "gp_out_threshold", "gp_tie_high", "multi_over",
-               "loss_limit", "match_deals"),
+               "loss_limit"),
         aliases=("gana_pierde", "ganapierde", "tute_ganapierde", "gana-pierde"),
         summary="3 to 5 each for himself: take few points, the highest total loses a game, "
         "but 101 or more goes out and everyone else loses",

@@ -100,9 +100,6 @@ class Cabrero(Arrastrado):
     def goal_info(self, options: Options) -> dict[str, Any]:
         return individual_goal(options, losses=True)
 
-    def goal(self, options: Options) -> str:
-        return f"until someone loses {options.loss_limit} deals; the others win"
-
     def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
         """``cabrero_match_end=first_out``: porotos add up (a tute's charge stops at the
         limit); the match ends when anyone reaches ``loss_limit``: those there lose, the rest

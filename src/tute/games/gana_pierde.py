@@ -53,12 +53,7 @@ class GanaPierde(Arrastrado):
         return Score(games=(0,) * n, losses=tuple(highest_lose(tally.totals, options)))
 
     def goal_info(self, options: Options) -> dict[str, Any]:
-        return individual_goal(options, losses=options.match_deals is None)
-
-    def goal(self, options: Options) -> str:
-        if options.match_deals is not None:
-            return f"{options.match_deals} deals; fewest lost games wins"
-        return super().goal(options)
+        return individual_goal(options, losses=True)
 
     def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
         return fewest_losses(tally, result, options)
@@ -88,16 +83,13 @@ def highest_lose(totals: tuple[int, ...], options: Options) -> list[int]:
 
 
 def fewest_losses(tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
-    """Lost games add up; at ``loss_limit`` (or after ``match_deals``) the fewest wins, and
-    players tied for the fewest share the win (the match ends with no single winner)."""
+    """Lost games add up; at ``loss_limit`` the fewest wins, and players tied for the fewest
+    share the win (the match ends with no single winner)."""
     losses = tally.losses
     if result.losses is not None:
         losses = tuple(a + b for a, b in zip(tally.losses, result.losses, strict=True))
     step = MatchStep(tally.games, tally.cotos, losses, tally.balances, tally.counted)
-    deals = options.match_deals
-    if (deals is not None and tally.played >= deals) or (
-        deals is None and max(losses) >= options.loss_limit
-    ):
+    if max(losses) >= options.loss_limit:
         low = min(losses)
         return _end(step, losses.index(low) if losses.count(low) == 1 else None, "losses")
     return step
