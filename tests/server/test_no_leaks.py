@@ -74,6 +74,10 @@ GAMES = [
                                 "renuncio_mode": "claim"}, 13, set(), id="guinote_2p-claim"),
     pytest.param("tute_cabron", {"loss_limit": 1}, 14, set(), id="cabron"),
     pytest.param("tute_cabron", {"loss_limit": 1, "players": 4}, 15, set(), id="cabron-4"),
+    pytest.param("tute_gana_pierde", {"loss_limit": 1}, 16, set(), id="gana-pierde"),
+    pytest.param("tute_gana_pierde", {"loss_limit": 1, "players": 3}, 17, set(),
+                 id="gana-pierde-3"),
+    pytest.param("tute_cabrero", {"loss_limit": 1, "players": 5}, 18, set(), id="cabrero-5"),
 ]
 
 # Claims and throw-ins end a deal at once: chosen now and then, so that games get played out.
