@@ -71,10 +71,13 @@ def test_a_hint_against_bots_and_its_limits(client: TestClient) -> None:
         ana.send({"type": "act", "action": m["action"]})
         ana.until("update")
         now = ana.state
+        now_v = ana.v
         assert now is not None
         if now["deal"]["to_move"] != ana.seat:
             ana.send({"type": "hint"})
-            assert _answer(ana)["code"] == "not_your_turn"
+            m = _answer(ana)
+            # refused, unless the bot moved first and it was her turn again when it was read
+            assert m.get("code") == "not_your_turn" or (m["type"] == "hint" and m["v"] > now_v)
 
 
 def _pair(client: TestClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
