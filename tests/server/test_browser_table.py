@@ -483,9 +483,11 @@ def test_phone_tap_targets_at_any_hand_size(browser: Any, start: Callable[..., s
     page.select_option("#q-variant", variant)
     page.click("#quick-play")
     page.wait_for_selector(".hand-card", timeout=15_000)
-    rows = page.locator(".hand-row").evaluate_all(
-        "rows => rows.map(r => [...r.children].map(c => c.getBoundingClientRect())"
-        ".map(b => [b.left, b.right]))")
+    # measured in one go, in the page: the bots play on and the hand is redrawn meanwhile
+    # (a locator's elements can be replaced between finding and measuring them)
+    rows = page.evaluate(
+        "[...document.querySelectorAll('.hand-row')].map(r => [...r.children]"
+        ".map(c => c.getBoundingClientRect()).map(b => [b.left, b.right]))")
     assert sum(len(r) for r in rows) >= 6
     for row in rows:
         for (l0, _), (l1, _) in itertools.pairwise(row):
