@@ -162,6 +162,8 @@ def main() -> int:
     ap.add_argument("--think", type=float, default=0.25,
                     help="mean seconds a client waits before acting (0: as fast as possible)")
     ap.add_argument("--procs", type=int, default=2, help="client processes (1-8)")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="run the server under cProfile and write its stats to FILE")
     a = ap.parse_args()
     tables = max(1, min(a.tables, 1000))
     seconds = max(1.0, min(a.seconds, 300.0))
@@ -172,8 +174,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         env.pop("TUTE_DATABASE_URL", None)
+        # (cProfile's own command line writes nothing: uvicorn re-raises SIGTERM once shut
+        # down, which the default handler turns into death, so it is made a SystemExit here)
+        run = (["-c", "import cProfile, runpy, signal, sys; p = cProfile.Profile()\n"
+                "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); sys.argv[0] = 'tute'\n"
+                "try: p.runcall(runpy.run_module, 'tute.server', run_name='__main__')\n"
+                f"except SystemExit: pass\nfinally: p.dump_stats({a.profile!r})"]
+               if a.profile else ["-m", "tute.server"])
         server = subprocess.Popen(
-            [sys.executable, "-m", "tute.server", "--host", "127.0.0.1", "--port", str(port),
+            [sys.executable, *run, "--host", "127.0.0.1", "--port", str(port),
              "--data-dir", data, "--log-level", "warning", "--max-tables", "2000",
              "--create-per-minute", "100000", "--ws-rate", "1000", "--bot-timeout", "3600"],
             env=env)

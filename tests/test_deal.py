@@ -708,3 +708,31 @@ def test_find_variant_errors(bad: Any) -> None:
     assert repr(bad) in str(exc.value)
     if isinstance(bad, str):
         assert all(v in str(exc.value) for v in VARIANT_IDS)
+
+
+def test_trick_records_follow_undo_and_another_line_of_play() -> None:
+    """The records of completed tricks are built once per trick (views read them after every
+    action); undoing a trick and playing it otherwise, without a look in between, must give
+    the new trick's record, not the memo of the old one."""
+    from tute.cards import ALL_CARDS
+    from tute.views import TrickRecord
+
+    def fresh(deal: tute.Deal) -> tuple[TrickRecord, ...]:
+        return tuple(TrickRecord(i + 1, lead, tuple(ALL_CARDS[c] for c in cards), win, pts,
+                                 tuple(deal._trick_seats(lead, len(cards))))
+                     for i, (lead, cards, win, pts) in enumerate(deal._completed))
+
+    rng = random.Random(5)
+    changed = 0
+    for seed in range(30):
+        deal = tute.Deal.new("tute_2p_habanero", seed=seed)
+        while not deal.is_over() and len(deal._completed) < 3:
+            deal.apply(rng.choice(deal.legal_actions()))
+        before = deal.tricks
+        while len(deal._completed) == 3:  # (no look at deal.tricks meanwhile)
+            deal.undo()
+        while not deal.is_over() and len(deal._completed) < 3:
+            deal.apply(rng.choice(deal.legal_actions()))
+        assert deal.tricks == fresh(deal)
+        changed += deal.tricks != before
+    assert changed  # some deals did take another line

@@ -235,13 +235,26 @@ GUINOTE: Final = RankOrder("guinote", "A 3 R S C 7 6 5 4 2",
 _DISPLAY_POSITIONS: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
 
+_SUIT_RUNS: dict[int, tuple[Card, ...]] = {}  # (suit << 10 | pattern) -> its cards
+
+
+def _suit_run(s: int, part: int) -> tuple[Card, ...]:
+    key = s << 10 | part
+    run = _SUIT_RUNS.get(key)
+    if run is None:
+        run = _SUIT_RUNS[key] = tuple(
+            _CARDS[10 * s + p] for p in _DISPLAY_POSITIONS if part >> p & 1)
+    return run
+
+
 def _mask_cards(mask: int) -> tuple[Card, ...]:
-    out: list[Card] = []
+    # views and the wire list hands and played cards after every action: one lookup a suit
+    out: tuple[Card, ...] = ()
     for s in range(4):
         part = (mask >> (10 * s)) & 0x3FF
         if part:
-            out.extend(_CARDS[10 * s + p] for p in _DISPLAY_POSITIONS if part >> p & 1)
-    return tuple(out)
+            out += _suit_run(s, part)
+    return out
 
 
 class CardSet:

@@ -196,7 +196,7 @@ class Deal:
         "_initial_hands",
         *_STATE,
         # bookkeeping
-        "_actions", "_events", "_undo", "_legal_cache",
+        "_actions", "_events", "_undo", "_legal_cache", "_records",
     )
 
     variant: Variant
@@ -265,6 +265,8 @@ class Deal:
     _events: list[Event]
     _undo: list[tuple[Any, ...]]
     _legal_cache: int
+    # the completed tricks as records, with the ``_completed`` they were built from
+    _records: tuple[tuple[tuple[int, tuple[int, ...], int, int], ...], tuple[TrickRecord, ...]]
 
     # ---------------------------------------------------------------- construction
 
@@ -417,6 +419,7 @@ class Deal:
         self._events = []
         self._undo = []
         self._legal_cache = -1
+        self._records = ((), ())
         opts = self.options
         for seat, give in game.compulsory_exchanges(self._hands, layout, receivers, opts):
             self._swap_table(seat, give)
@@ -545,12 +548,24 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[TrickRecord, ...]:
+        # Built once per completed trick: views read them after every action, and the server
+        # builds a view for every update. ``_completed`` is an immutable tuple replaced on
+        # each trick (and restored by undo), so its identity tells whether the records hold.
+        done, records = self._records
+        completed = self._completed
+        if done is completed:
+            return records
+        n = len(records)
+        if len(completed) < n or completed[:n] != done:
+            n, records = 0, ()  # undone, or another line of play: rebuilt from the start
         # the order of play is fixed before the first lead, so it gives every trick's seats
-        return tuple(
+        records += tuple(
             TrickRecord(i + 1, lead, tuple(ALL_CARDS[c] for c in cards), win, pts,
                         tuple(self._trick_seats(lead, len(cards))))
-            for i, (lead, cards, win, pts) in enumerate(self._completed)
+            for i, (lead, cards, win, pts) in enumerate(completed[n:], n)
         )
+        self._records = (completed, records)
+        return records
 
     @property
     def play_order(self) -> tuple[int, ...]:
@@ -584,11 +599,14 @@ class Deal:
     def events(self) -> tuple[Event, ...]:
         return tuple(self._events)
 
-    def events_for(self, seat: int | None) -> list[Event]:
+    def events_for(self, seat: int | None, start: int = 0, stop: int | None = None
+                   ) -> list[Event]:
         """The event log as ``seat`` sees it (``None``: a spectator): other seats' draws of
-        face-down cards are hidden (their ``card`` is ``None``)."""
+        face-down cards are hidden (their ``card`` is ``None``). ``start``/``stop``: only
+        that slice of it, as ``events_for(seat)[start:stop]`` (the server sends each
+        action's events alone)."""
         out: list[Event] = []
-        for e in self._events:
+        for e in self._events[start:stop]:
             if isinstance(e, Drew):
                 out.append(e if e.public or e.seat == seat else e._replace(card=None))
             elif isinstance(e, Discarded):
@@ -1312,8 +1330,11 @@ class Deal:
             raise TuteError("the deal is not over yet: no result")
         return self._result
 
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know: its own hand and everything public; nothing else."""
+    def view(self, seat: int, *, history: bool = True) -> SeatView:
+        """What ``seat`` may know: its own hand and everything public; nothing else.
+
+        ``history=False`` leaves the event log out (an empty ``history``): for a reader that
+        keeps the events apart, such as the server, whose wire state carries no log."""
         seat = self._seat_arg(seat)
         tc = self.trump_card
         with_dealer = (not self._game.stock and tc is not None
@@ -1347,7 +1368,7 @@ class Deal:
             table_card=None if self._table_card < 0 else ALL_CARDS[self._table_card],
             auction=None if self._auction is None else (self._auction[0], self._auction[1]),
             contract=self._contract,
-            history=tuple(self.events_for(seat)),
+            history=tuple(self.events_for(seat)) if history else (),
             play_order=self.play_order,
             side_of=tuple(self.side_of(s) for s in range(self._n)),
             partnerships=self._partners,

@@ -178,7 +178,7 @@ def spectator_deal_json(deal: Deal) -> dict[str, Any]:
     The core has no spectator view yet; seat 0's view minus everything seat-specific is
     exactly the public information (``known`` lists cards publicly known to be in hands).
     """
-    out = deal.view(0).to_json()
+    out = deal.view(0, history=False).to_json()  # (the JSON view carries no event log)
     out.update(seat=None, side=None, hand=[], legal_actions=[])
     return out
 

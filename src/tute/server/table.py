@@ -499,7 +499,7 @@ class Table:
             deal = self.match.deals[d]
             new: Sequence[Event] = deal.events[a:b]
             if not all(type(e).__name__ in _PUBLIC_EVENTS for e in new):
-                new = deal.events_for(seat)[a:b]
+                new = deal.events_for(seat, a, b)
             evs.extend(event_json(e) for e in new)
         return evs
 
