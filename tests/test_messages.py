@@ -119,3 +119,29 @@ def test_no_translation_of_english_text_is_left() -> None:
         text = path.read_text(encoding="utf-8")
         for old in ("_REASONS_ES", "REASONS_ES", "reasonText", "def _reason(lang", "_EN_RANK ="):
             assert old not in text, (path, old)
+
+
+def test_every_goal_is_worded_from_its_data_in_both_languages() -> None:
+    """The terminal game and the CLI word the match goal from Match.goal_info(), not from the
+    engine's English words: a Spanish screen never shows "first to", "series of", "per coto"."""
+    from tute.cli import _Words
+    from tute.i18n import goal_text
+    from tute.match import Match
+    from tute.tui.session import goal_of
+
+    english = re.compile(r"\b(first|series|per|until|deals|highest|balance to)\b")
+    for vid in VARIANTS:
+        match = Match.new(vid, seed=1)
+        info = match.goal_info()
+        es, en = goal_text("es", info), goal_text("en", info)
+        assert es and en and es != en, vid
+        assert not english.search(es), (vid, es)
+        assert _Words("es", match.variant).goal(match) == es
+        goal = goal_of(match)
+        assert goal.text("es") == es and goal.text("en") == en
+        # the words of the engine are not what the screens read
+        match.goal = lambda: "nonsense"  # type: ignore[method-assign]
+        assert goal_of(match).text("es") == es, vid
+        assert goal_of(match).tally == {"cotos": "cotos", "losses": "losses", "balance":
+                                        "balance", "balance_deals": "balance"}.get(
+                                            info["kind"], "games")

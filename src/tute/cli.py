@@ -36,7 +36,7 @@ from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
 from .games.cabron import cabron_losers
-from .i18n import card_name, refusal_text, suit_name
+from .i18n import card_name, goal_text, refusal_text, suit_name
 from .match import Match
 from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
@@ -944,8 +944,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "replay": "→ empate: se repite el juego",
         "vueltas": "→ nadie llega a 101: se juega de vueltas",
         "score": "Marcador: {score} ({goal})",
-        "series": "serie de {n} juegos",
-        "race": "a {n} juegos",
         "match_winner": "¡Gana la partida {who}, {score}!",
         "match_none": "La partida termina sin ganador ({score}).",
         "demo_title": "Tute por parejas: partida de demostración entre bots (semilla {seed})",
@@ -1014,8 +1012,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "replay": "→ tie: the deal is replayed",
         "vueltas": "→ nobody reached 101: a deal de vueltas follows",
         "score": "Score: {score} ({goal})",
-        "series": "series of {n} deals",
-        "race": "first to {n} games",
         "match_winner": "{who} wins the match, {score}!",
         "match_none": "The match ends without a winner ({score}).",
         "demo_title": "Partnership Tute: demo match between bots (seed {seed})",
@@ -1203,10 +1199,7 @@ class _Words:
         return " – ".join(f"{self.seat(i)} {g}" for i, g in enumerate(games))
 
     def goal(self, match: Match) -> str:
-        info = match.goal_info()
-        if info["kind"] in ("series", "race"):
-            return self(info["kind"], n=info["n"])
-        return match.goal()
+        return goal_text(self.lang, match.goal_info())
 
     def match_end(self, match: Match) -> str:
         res = match.result()

@@ -478,6 +478,31 @@ def tr(lang: str, key: str, **kw: Any) -> str:
     return text.format(**kw) if kw else text
 
 
+# A match goal as data (``Match.goal_info()``: its kind and numbers) -> its phrase and the
+# names of the phrase's numbers, so that every front end words it from the data alone.
+GOAL_PHRASES: Final[dict[str, tuple[str, dict[str, str]]]] = {
+    "games": ("goal_games", {"n": "n"}),
+    "race": ("goal_games", {"n": "n"}),
+    "series": ("goal_series", {"n": "n"}),
+    "cotos": ("goal_cotos", {"p": "partidas", "c": "cotos"}),
+    "losses": ("goal_losses", {"n": "n"}),
+    "balance_deals": ("goal_deals_balance", {"n": "n"}),
+    "balance": ("goal_balance", {"n": "n"}),
+}
+
+
+def goal_text(lang: str, info: dict[str, Any]) -> str:
+    """How the match is won, in ``lang``, from ``Match.goal_info()``.
+
+    >>> goal_text("es", {"kind": "cotos", "partidas": 3, "cotos": 2})
+    '3 partidas el coto, gana quien haga 2 cotos'
+    >>> goal_text("en", {"kind": "series", "n": 6})
+    'series of 6 deals'
+    """
+    key, names = GOAL_PHRASES[info["kind"]]
+    return tr(lang, key, **{k: info[v] for k, v in names.items()})
+
+
 def suit_name(lang: str, suit: Suit) -> str:
     return suit.spanish if lang == "es" else suit.english
 

@@ -14,7 +14,6 @@ bids) comes in pages turned with ``<``/``>`` or PageUp/PageDown.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +49,7 @@ from ..events import (
     TrickTaken,
     TrumpNamed,
 )
-from ..i18n import refusal_text, suit_name, tr
+from ..i18n import GOAL_PHRASES, refusal_text, suit_name, tr
 from ..match import Match
 from ..messages import Refusal
 from ..rules import Declaration
@@ -98,31 +97,20 @@ class Goal:
         return self.english if not self.key else tr(lang, self.key, **self.params)
 
 
-# The engine states the goal in English; each pattern names its words and what it counts.
-_GOALS: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
-    (re.compile(p), key, names, tally) for p, key, names, tally in [
-        (r"^(\d+) partidas per coto, first to (\d+) cotos$", "goal_cotos", ("p", "c"), "cotos"),
-        (r"^first to (\d+) games$", "goal_games", ("n",), "games"),
-        (r"^series of (\d+) deals$", "goal_series", ("n",), "games"),
-        (r"^until someone loses (\d+) games; fewest losses wins$", "goal_losses", ("n",),
-         "losses"),
-        (r"^(\d+) deals; highest balance wins$", "goal_deals_balance", ("n",), "balance"),
-        (r"^first balance to (\d+)$", "goal_balance", ("n",), "balance"),
-    ]]
+# What the score sheet counts for each kind of goal (Match.goal_info), and the kinds played
+# over a fixed number of deals.
+_TALLY = {"cotos": "cotos", "losses": "losses", "balance": "balance", "balance_deals": "balance"}
+_FIXED_DEALS = ("series", "balance_deals")
 
 
 def goal_of(match: Match) -> Goal:
-    """The goal of ``match`` as words and as what the score sheet counts."""
-    english = match.goal()
-    for pattern, key, names, tally in _GOALS:
-        m = pattern.match(english)
-        if m:
-            params = {n: int(v) for n, v in zip(names, m.groups(), strict=True)}
-            fixed = params["n"] if key in ("goal_series", "goal_deals_balance") else None
-            return Goal(key, params, tally, fixed, english)
-    balance = "balance" in english
-    return Goal("", {}, "balance" if balance else "losses" if "loses" in english else "games",
-                None, english)
+    """The goal of ``match`` as words and as what the score sheet counts (from the engine's
+    data, never from its English words)."""
+    info = match.goal_info()
+    key, names = GOAL_PHRASES[info["kind"]]
+    params = {k: int(info[v]) for k, v in names.items()}
+    fixed = int(info["n"]) if info["kind"] in _FIXED_DEALS else None
+    return Goal(key, params, _TALLY.get(info["kind"], "games"), fixed, match.goal())
 
 
 @dataclass(frozen=True)
