@@ -36,7 +36,7 @@ from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
 from .games.cabron import cabron_losers
-from .i18n import card_name, goal_text, refusal_text, suit_name
+from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name
 from .match import Match
 from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
@@ -917,147 +917,9 @@ def score_command() -> None:
 
 
 # =============================================================================================
-# Words and narration (Spanish first, English second)
+# Words and narration: the phrases are i18n.CLI_TEXT (every word of the package lives in i18n)
 
 
-_TEXT: dict[str, dict[str, str]] = {
-    "es": {
-        "seat": "J{n}",
-        "side": "pareja {s}",
-        "side_seats": "pareja {s} ({a} y {b})",
-        "trick": "Baza {n}: {plays} → gana {w} (+{p})",
-        "trick_you": "Baza {n}: {plays} → la ganas tú (+{p})",
-        "declared": "{who} canta {what} (+{p})",
-        "declared_tute": "{who} canta {what}: se acaba el juego",
-        "exchanged": "{who} cambia {given} por la pinta {taken}",
-        "deal_header": "— Juego {k} · reparte {dealer} · es mano {mano} —",
-        "trump": "Pinta: {card} ({name}); triunfo: {suit}",
-        "trump_suit": "Triunfo: {suit}",
-        "detail_points": "{n} en bazas",
-        "detail_cantes": "{n} de cantes",
-        "detail_last": "10 de últimas",
-        "result": "Tantos: {parts}",
-        "wins_games": "→ gana {who}: {g} juego{s}",
-        "wins_tute": "→ tute: gana {who}",
-        "wins": "→ gana {who}",
-        "match_won": " y se lleva la partida",
-        "replay": "→ empate: se repite el juego",
-        "vueltas": "→ nadie llega a 101: se juega de vueltas",
-        "score": "Marcador: {score} ({goal})",
-        "match_winner": "¡Gana la partida {who}, {score}!",
-        "match_none": "La partida termina sin ganador ({score}).",
-        "demo_title": "Tute por parejas: partida de demostración entre bots (semilla {seed})",
-        "demo_sides": "{a} contra {b}",
-        "you": "tú",
-        "play_title": "{game} (semilla {seed}). Eres {you} ({seat}); tu compañero es "
-                      "{partner}. Escribe ? para la ayuda.",
-        "hand": "Tu mano: {cards}",
-        "playable": "Puedes jugar: {cards}",
-        "can_declare": "Puedes cantar: {decls} (o jugar carta)",
-        "poll": "Tienes la palabra: {acts}",
-        "table": "En la mesa: {plays}",
-        "you_lead": "Sales tú.",
-        "points": "Puntos en bazas: {pts}",
-        "prompt": "Tu jugada> ",
-        "illegal": "No se puede: {why}",
-        "bad_number": "No hay carta {n} en tu mano (1-{m}).",
-        "plays": "{who} juega {card}",
-        "quit": "Hasta otra.",
-        "help": ("Escribe una carta (Ao, 3c, Rb...), su número en la lista, un cante "
-                 "(cuarenta, veinte:c, tute_reyes), 'pass' para no cantar, '?' para esta ayuda "
-                 "o 'q' para salir. Rangos A 3 R C S 7 6 5 4 2; palos o=oros c=copas "
-                 "e=espadas b=bastos."),
-        "goal": "Objetivo: {goal}",
-        "record_ok": "Registro válido: {what}",
-        "record_deal": "{variant}, reparte {dealer}",
-        "record_unfinished": "El registro está sin terminar: le toca a {who} ({n} acciones).",
-        "record_match": "partida de {variant}, {deals} juegos",
-        "deal_title": "{variant} · semilla {seed}",
-        "deal_dealer": "Reparte {dealer}; es mano {mano}",
-        "deal_stock": "Mazo: {n} cartas (con la pinta)",
-        "deal_hand": "{who}: {cards}",
-        "BidMade": "{who} puja {points}",
-        "AuctionWon": "{who} gana la subasta con {points}",
-        "TookOver": "{who} se queda con las cartas de {other} por {points}",
-        "TrumpNamed": "{who} elige triunfo: {suit}",
-        "ThrownIn": "{who} tira la mano floja: se reparte de nuevo",
-        "void": "→ juego anulado ({why})",
-        "contract": "→ contrato de {who} a {bid}: {verdict}",
-        "made": "cumplido",
-        "failed": "fallado",
-        "balances": "Pagos: {parts}",
-        "losses1": "Pierde un juego: {who}",
-        "lossesN": "Pierden un juego: {who}",
-    },
-    "en": {
-        "seat": "P{n}",
-        "side": "side {s}",
-        "side_seats": "side {s} ({a} and {b})",
-        "trick": "Trick {n}: {plays} → {w} wins (+{p})",
-        "trick_you": "Trick {n}: {plays} → you win (+{p})",
-        "declared": "{who} declares {what} (+{p})",
-        "declared_tute": "{who} declares {what}: the deal ends",
-        "exchanged": "{who} exchanges {given} for the upcard {taken}",
-        "deal_header": "— Deal {k} · dealer {dealer} · {mano} leads —",
-        "trump": "Trump card: {card} ({name}); trumps: {suit}",
-        "trump_suit": "Trumps: {suit}",
-        "detail_points": "{n} in tricks",
-        "detail_cantes": "{n} in cantes",
-        "detail_last": "10 for the last trick",
-        "result": "Totals: {parts}",
-        "wins_games": "→ {who} wins: {g} game{s}",
-        "wins_tute": "→ tute: {who} wins",
-        "wins": "→ {who} wins",
-        "match_won": " and takes the match",
-        "replay": "→ tie: the deal is replayed",
-        "vueltas": "→ nobody reached 101: a deal de vueltas follows",
-        "score": "Score: {score} ({goal})",
-        "match_winner": "{who} wins the match, {score}!",
-        "match_none": "The match ends without a winner ({score}).",
-        "demo_title": "Partnership Tute: demo match between bots (seed {seed})",
-        "demo_sides": "{a} against {b}",
-        "you": "you",
-        "play_title": "{game} (seed {seed}). You are {you} ({seat}); your partner is "
-                      "{partner}. Type ? for help.",
-        "hand": "Your hand: {cards}",
-        "playable": "You may play: {cards}",
-        "can_declare": "You may declare: {decls} (or play a card)",
-        "poll": "Your call: {acts}",
-        "table": "On the table: {plays}",
-        "you_lead": "You lead.",
-        "points": "Card points taken: {pts}",
-        "prompt": "Your move> ",
-        "illegal": "Not allowed: {why}",
-        "bad_number": "There is no card {n} in your hand (1-{m}).",
-        "plays": "{who} plays {card}",
-        "quit": "Bye.",
-        "help": ("Type a card (Ao, 3c, Rb...), its number in the list, a declaration "
-                 "(cuarenta, veinte:c, tute_reyes), 'pass' to decline, '?' for this help or "
-                 "'q' to quit. Ranks A 3 R C S 7 6 5 4 2; suits o=coins c=cups e=swords "
-                 "b=clubs."),
-        "goal": "Goal: {goal}",
-        "record_ok": "Valid record: {what}",
-        "record_deal": "{variant}, dealer {dealer}",
-        "record_unfinished": "The record is unfinished: {who} is to move ({n} actions).",
-        "record_match": "{variant} match, {deals} deals",
-        "deal_title": "{variant} · seed {seed}",
-        "deal_dealer": "Dealer {dealer}; {mano} leads",
-        "deal_stock": "Stock: {n} cards (upcard included)",
-        "deal_hand": "{who}: {cards}",
-        "BidMade": "{who} bids {points}",
-        "AuctionWon": "{who} wins the auction with {points}",
-        "TookOver": "{who} takes over {other}'s cards at {points}",
-        "TrumpNamed": "{who} names trumps: {suit}",
-        "ThrownIn": "{who} throws in a weak hand: the deal is dealt again",
-        "void": "→ deal void ({why})",
-        "contract": "→ {who}'s contract at {bid}: {verdict}",
-        "made": "made",
-        "failed": "failed",
-        "balances": "Payments: {parts}",
-        "losses1": "Loses a game: {who}",
-        "lossesN": "Lose a game: {who}",
-    },
-}
 
 
 class _Words:
@@ -1065,7 +927,7 @@ class _Words:
 
     def __init__(self, lang: str, variant: Variant, you: int | None = None):
         self.lang = lang
-        self.t = _TEXT[lang]
+        self.t = CLI_TEXT[lang]
         self.variant = variant
         self.you = you
 
