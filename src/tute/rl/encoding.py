@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -566,6 +567,33 @@ _SEAT_BLOCKS = frozenset({"trick", "leader", "played", "known", "void", "cantes"
 _SIDE_BLOCKS = frozenset({"points", "cante_points", "carry", "match"})
 
 
+@lru_cache(maxsize=64)
+def _rotations(layout: Layout) -> tuple[NDArray[np.intp], ...]:
+    """Per seat, the index permutation that turns seat 0's frame into that seat's (made once
+    per layout: tables are built often, e.g. by every OpenSpiel clone; read-only)."""
+    n, sides = layout.n, layout.sides
+    side_of = [(x % 2 if layout.partners else x) for x in range(n)]
+    perms = []
+    for seat in range(n):
+        perm = np.arange(layout.size)
+        for name, off, size in layout.blocks:
+            if name in _SEAT_BLOCKS:
+                g, shift, count = size // n, seat, n
+            elif name in _SIDE_BLOCKS:  # match: four runs (games, cotos...) of sides
+                g, shift, count = 1, side_of[seat], sides
+            else:
+                continue
+            for r in range(size // g):
+                # groups cycle within each run of ``count`` (match: 4 runs of sides)
+                base, k = divmod(r, count)
+                src = base * count + (k + shift) % count
+                perm[off + r * g:off + (r + 1) * g] = np.arange(off + src * g,
+                                                               off + (src + 1) * g)
+        perm.flags.writeable = False
+        perms.append(perm)
+    return tuple(perms)
+
+
 class TableEncoder:
     """Every seat's observation at the cost of about one encoder.
 
@@ -579,27 +607,10 @@ class TableEncoder:
     def __init__(self, variant: Variant, options: Options, layout: Layout):
         self.layout = layout
         self.public = SeatEncoder(variant, options, 0, layout)
-        n, sides = layout.n, layout.sides
+        n = layout.n
         self.hands = [np.zeros(40, np.float32) for _ in range(n)]
         self._hand_ok = [False] * n
-        side_of = [(x % 2 if layout.partners else x) for x in range(n)]
-        self._perm = []
-        for seat in range(n):
-            perm = np.arange(layout.size)
-            for name, off, size in layout.blocks:
-                if name in _SEAT_BLOCKS:
-                    g, shift, count = size // n, seat, n
-                elif name in _SIDE_BLOCKS:  # match: four runs (games, cotos...) of sides
-                    g, shift, count = 1, side_of[seat], sides
-                else:
-                    continue
-                for r in range(size // g):
-                    # groups cycle within each run of ``count`` (match: 4 runs of sides)
-                    base, k = divmod(r, count)
-                    src = base * count + (k + shift) % count
-                    perm[off + r * g:off + (r + 1) * g] = np.arange(off + src * g,
-                                                                   off + (src + 1) * g)
-            self._perm.append(perm)
+        self._perm = _rotations(layout)
 
     def invalidate(self) -> None:
         self.public.seen = -1

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
 
 from ..actions import Discard
-from ..cards import ALL_CARDS, Card
+from ..cards import ALL_CARDS, Card, CardSet
 from ..deal import Deal, SeatView
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..events import CardPlayed, Discarded, Event, TookOver
@@ -252,8 +253,10 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
             rest = [c for c in g.deck if c not in seen]
             rng.shuffle(rest)
             it = iter(rest)
-            return self._replayed([self.cards[k] if k in own else next(it)
-                                   for k in range(len(self.cards))], [])
+            dealing = self._replayed([self.cards[k] if k in own else next(it)
+                                      for k in range(len(self.cards))], [])
+            assert dealing is not None  # any cards may be dealt
+            return dealing
         deal = self.table.deal
         assert deal is not None
         key = (id(g), tuple(self.cards), tuple(self.moves), player_id)
@@ -262,16 +265,39 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
             if len(_SAMPLERS) >= _SAMPLER_CACHE:
                 del _SAMPLERS[next(iter(_SAMPLERS))]
             sampler = _SAMPLERS[key] = WorldSampler(deal.view(self._knower(player_id)))
-        world = sampler.deal(rng)  # the sampled world, replayed to this point
-        cards = self._slots_of(world, own, rng)
-        # the one hidden action: another seat's widow discard is the world's own
-        moves = [a if seat == player_id or not isinstance(g.catalogue.actions[a], Discard)
-                 else g.catalogue.index[Discard(_discarded(world))] for seat, a in self.moves]
-        state = self._replayed(cards, moves)
-        if state._view(player_id) != self._view(player_id):
+        mine = self._view(player_id)
+        if sampler.exact:  # the tables encode everything: one replay, here
+            w = sampler.sample(rng)
+            state = self._world_state(player_id, own, rng, _Dealt(
+                w.dealt, w.initial_upcard, w.initial_stock, w.table_card, w.dealt_widow,
+                w.discard))
+            if state is not None and state._view(player_id) == mine:
+                return state
+        # else the sampler replays each world and redraws those that do not fit
+        d = sampler.deal(rng)
+        discard = next((e.card for e in d.events if isinstance(e, Discarded)), None)
+        state = self._world_state(player_id, own, rng, _Dealt(
+            d.initial_hands, d.initial_upcard, d.initial_stock, d.initial_table_card,
+            d.initial_widow, discard))
+        if state is None or state._view(player_id) != mine:
             raise TuteError(f"internal error: a resampled world does not show seat {player_id} "
                             "what it saw")
         return state
+
+    def _world_state(self, player: int, own: set[int], rng: random.Random, world: _Dealt
+                     ) -> TuteState | None:
+        """The state of ``world`` (None if the history does not replay on it)."""
+        g = self.game
+        cards = self._slots_of(world, own, rng)
+        # the one hidden action: another seat's widow discard is the world's own
+        moves = []
+        for seat, a in self.moves:
+            if seat != player and isinstance(g.catalogue.actions[a], Discard):
+                if world.discard is None:
+                    return None
+                a = g.catalogue.index[Discard(world.discard)]
+            moves.append(a)
+        return self._replayed(cards, moves)
 
     def _knower(self, player: int) -> int:
         """The seat whose view holds ``player``'s information: itself, or after a takeover of
@@ -287,18 +313,20 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
                 return e.seat
         return player
 
-    def _slots_of(self, world: Deal, own: set[int], rng: random.Random) -> list[int]:
+    def _slots_of(self, world: _Dealt, own: set[int], rng: random.Random) -> list[int]:
         """The chance outcomes (slot order) that deal ``world``: the player's own slots as
         they were, the other hands in random order (the trump card last in the dealer's)."""
         g = self.game
         size = g.hand_size
         cards = list(self.cards)
-        turned = world.trump_card.index if world.trump_card is not None else -1
+        deal = self.table.deal
+        assert deal is not None
+        turned = deal.trump_card.index if deal.trump_card is not None else -1  # public
         for i, s in enumerate(g.receivers):
             slots = range(i * size, (i + 1) * size)
             if slots[0] in own:
                 continue
-            hand = [c.index for c in world.initial_hands[s]]
+            hand = [c.index for c in world.hands[s]]
             rng.shuffle(hand)
             if turned in hand:  # the dealer's last card is the one turned for trumps
                 hand.remove(turned)
@@ -307,11 +335,11 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
                 cards[k] = c
         dealt = len(g.receivers) * size
         rest: list[Card] = []
-        if world.initial_upcard is not None:  # the stock: the upcard, then top first
-            rest = [world.initial_upcard, *world.initial_stock]
-        elif world.initial_table_card is not None:
-            rest = [world.initial_table_card]
-        elif world.initial_widow is not None:
+        if world.upcard is not None:  # the stock: the upcard, then top first
+            rest = [world.upcard, *world.stock]
+        elif world.table_card is not None:
+            rest = [world.table_card]
+        elif world.widow is not None:
             # the card left over: a declarer's world may swap which of its cards it found in
             # the widow (the view does not tell), so the world's own widow may be in its hand
             left = set(g.deck) - set(cards[:dealt])
@@ -321,28 +349,31 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
             cards[k] = card.index
         return cards
 
-    def _replayed(self, cards: list[int], moves: list[int]) -> TuteState:
+    def _replayed(self, cards: list[int], moves: list[int]) -> TuteState | None:
         # through the public apply_action, so that OpenSpiel records the history
         state = TuteState(self.get_game())
         try:
             for a in (*cards, *moves):
                 state.apply_action(a)
-        except (IllegalActionError, TuteError) as exc:
-            raise TuteError(f"internal error: a resampled world does not replay ({exc})"
-                            ) from None
+        except (IllegalActionError, TuteError):
+            return None
         return state
+
+
+class _Dealt(NamedTuple):
+    """A world as dealt (from a :class:`~tute.worlds.World` or a replayed deal)."""
+
+    hands: Sequence[CardSet]
+    upcard: Card | None
+    stock: Sequence[Card]
+    table_card: Card | None
+    widow: Card | None
+    discard: Card | None  # subastado: the declarer's discard
 
 
 _SAMPLER_CACHE = 8  # world samplers kept (by state and player)
 _SAMPLERS: dict[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int],
                 WorldSampler] = {}
-
-
-def _discarded(world: Deal) -> Card:
-    for e in world.events:
-        if isinstance(e, Discarded) and e.card is not None:
-            return e.card
-    raise TuteError("internal error: the resampled world has no discard")
 
 
 def _seed_of(sampler: Any) -> int | None:
