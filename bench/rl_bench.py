@@ -1,9 +1,11 @@
 """Environment steps per second with random legal actions, one core, every game.
 
-Measured in the same run, for scale: the engine alone (``legal_actions`` + ``apply``, no
-observation), OpenSpiel's Python game ``python_tic_tac_toe`` and C++ ``hearts`` (random
-play through pyspiel), our ``python_tute`` through pyspiel, RLCard's ``uno`` if RLCard is
-installed, and batched self-play data generation (``tute.rl.generate``) with 1 and 2 jobs.
+Measured in the same run, for scale, and quoted beside each figure as a ratio
+(``0.25x openspiel C++ hearts``; ``--json`` gives them under ``ratios``): the engine alone
+(``legal_actions`` + ``apply``, no observation), OpenSpiel's Python game
+``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel), our ``python_tute``
+through pyspiel, RLCard's ``uno`` if RLCard is installed, and batched self-play data
+generation (``tute.rl.generate``) with 1 and 2 jobs.
 
     .venv/bin/python bench/rl_bench.py [--seconds 2] [--repeat 3] [--variants tute_parejas]
 
@@ -118,38 +120,58 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out: dict[str, object] = {}
+    ratios: dict[str, float] = {}
+    refs: dict[str, float] = {}
 
-    def report(key: str, value: float, unit: str = "steps/s") -> None:
+    def report(key: str, value: float, unit: str = "steps/s",
+               against: tuple[str, ...] = ()) -> None:
         out[key] = round(value)
+        beside = []
+        for ref in against:  # a ratio to a figure measured in this same run
+            if refs.get(ref):
+                ratios[f"{key} / {ref}"] = r = round(value / refs[ref], 3)
+                beside.append(f"{r:.3g}x {ref}")
         if not args.json:
-            print(f"{key:40s} {value:12,.0f} {unit}", flush=True)
+            note = f"  ({', '.join(beside)})" if beside else ""
+            print(f"{key:40s} {value:12,.0f} {unit}{note}", flush=True)
 
-    for v in args.variants.split(","):
-        report(f"pettingzoo {v}", _rate(pettingzoo_steps(v), args.seconds, args.repeat))
-        report(f"engine alone {v}", _rate(engine_steps(v), args.seconds, args.repeat))
+    # the references first, so that every figure can be quoted as a ratio to them: OpenSpiel's
+    # C++ hearts and Python tic-tac-toe through pyspiel (a chance deal card by card, then
+    # random legal play: the same loop as ../shared/tools/openspiel_bench.py)
+    hearts = "openspiel C++ hearts"
     try:
         import importlib
 
         importlib.import_module("open_spiel.python.games")  # registers python_tic_tac_toe
         importlib.import_module("tute.rl.openspiel")  # registers python_tute
-
-        report("openspiel python_tic_tac_toe", _rate(openspiel_steps("python_tic_tac_toe"),
-                                                     args.seconds, args.repeat))
-        report("openspiel C++ hearts", _rate(openspiel_steps("hearts"), args.seconds,
-                                             args.repeat))
+        refs[hearts] = _rate(openspiel_steps("hearts"), args.seconds, args.repeat)
+        report(hearts, refs[hearts])
+        ttt = "openspiel python_tic_tac_toe"
+        refs[ttt] = _rate(openspiel_steps("python_tic_tac_toe"), args.seconds, args.repeat)
+        report(ttt, refs[ttt], against=(hearts,))
         report("openspiel python_tute parejas", _rate(openspiel_steps(
-            "python_tute", {"variant": "tute_parejas"}), args.seconds, args.repeat))
+            "python_tute", {"variant": "tute_parejas"}), args.seconds, args.repeat),
+            against=(hearts, ttt))
     except ImportError as exc:
-        print(f"OpenSpiel not measured: {exc}")
+        print(f"OpenSpiel not measured (no ratios to it): {exc}")
+    for v in args.variants.split(","):
+        engine = f"engine alone {v}"
+        refs[engine] = _rate(engine_steps(v), args.seconds, args.repeat)
+        report(engine, refs[engine], against=(hearts,))
+        report(f"pettingzoo {v}", _rate(pettingzoo_steps(v), args.seconds, args.repeat),
+               against=(engine, hearts))
     try:
-        report("rlcard uno", _rate(rlcard_steps("uno"), args.seconds, args.repeat))
+        report("rlcard uno", _rate(rlcard_steps("uno"), args.seconds, args.repeat),
+               against=(hearts,))
     except ImportError:
         print("RLCard not installed: not measured")
     for jobs in (1, 2):
         start = time.perf_counter()
         data = tute.rl.generate("tute_parejas", args.episodes, jobs=jobs, seed=1)
         spent = time.perf_counter() - start
-        report(f"generate parejas jobs={jobs}", len(data["action"]) / spent, "decisions/s")
+        report(f"generate parejas jobs={jobs}", len(data["action"]) / spent, "decisions/s",
+               against=(hearts,))
+    out["ratios"] = ratios
     if args.json:
         print(json.dumps(out, indent=1))
 

@@ -78,12 +78,19 @@ def register(name: str, description: str,
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"pimc:move_time=0.5:worlds=50"`` -> ``("pimc", {"move_time": 0.5, "worlds": 50})``:
-    a bot's name and its settings, numbers and booleans read as such."""
+    a bot's name and its settings, numbers and booleans read as such. A bot with a
+    ``positional`` setting takes its value bare first: ``"policy:runs/p.npz"`` ->
+    ``("policy", {"file": "runs/p.npz"})``."""
     name, *parts = spec.split(":")
     settings: dict[str, Any] = {}
-    for part in parts:
+    info = BOTS.get(name.strip().lower())
+    positional = getattr(info.factory, "positional", None) if info is not None else None
+    for i, part in enumerate(parts):
         key, eq, raw = part.partition("=")
         key = key.strip()
+        if i == 0 and positional and (not eq or not key.isidentifier()):
+            settings[positional] = part.strip()  # a path, kept as text
+            continue
         if not eq or not key.isidentifier():
             raise TuteError(f"invalid bot setting {part[:40]!r} in {spec[:60]!r}: "
                             "expected name:key=value[:key=value...]")

@@ -13,9 +13,11 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..actions import (
     CLAIM,
@@ -31,14 +33,29 @@ from ..actions import (
 )
 from ..cards import ALL_CARDS, Card, Rank, Suit
 from ..deal import SeatView
-from ..events import CardPlayed, DealEnded, Declared, Drew, Event, Passed, TrickTaken
+from ..events import (
+    CardPlayed,
+    DealEnded,
+    Declared,
+    Discarded,
+    Drew,
+    Event,
+    Exchanged,
+    Passed,
+    TookOver,
+    TrickTaken,
+    TrumpNamed,
+)
 from ..games import game_for
 from ..match import MatchView
 from ..rules import CUARENTA, TUTE_CABALLOS, TUTE_REYES, TUTE_SOTAS, veinte
 from ..variants import Options, Variant, find_variant
 
-__all__ = ["ActionCatalogue", "Layout", "SeatEncoder", "TableEncoder", "encode_view",
-           "seen_by"]
+__all__ = ["ActionCatalogue", "ActionMask", "Layout", "Observation", "SeatEncoder",
+           "TableEncoder", "encode_view", "seen_by"]
+
+Observation = NDArray[np.float32]  # a seat's observation vector (or a block of it)
+ActionMask = NDArray[np.int8]  # 1 for the legal action ids
 
 _MAX_BID = 230  # the most points one deal can give: no bid above it exists
 _SEVEN, _TWO = 4, 0  # rank positions of the cards that take the upcard / table card
@@ -90,9 +107,9 @@ class ActionCatalogue:
     def ids(self, legal: Iterable[Action]) -> list[int]:
         """Action ids of ``legal`` (every legal action of the game has one: a test checks)."""
         index = self.index
-        return [a.index if a.__class__ is Card else index[a] for a in legal]  # type: ignore[union-attr]
+        return [a.index if a.__class__ is Card else index[a] for a in legal]
 
-    def mask(self, legal: Iterable[Action], out: np.ndarray | None = None) -> np.ndarray:
+    def mask(self, legal: Iterable[Action], out: ActionMask | None = None) -> ActionMask:
         m = np.zeros(len(self.actions), np.int8) if out is None else out
         if out is not None:
             m[:] = 0
@@ -146,7 +163,7 @@ class Layout:
                 return off
         raise KeyError(name)
 
-    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+    def split(self, obs: Observation) -> dict[str, Observation]:
         """The observation's blocks by name (views into ``obs``), for reading it."""
         return {name: obs[off:off + size] for name, off, size in self.blocks}
 
@@ -167,12 +184,11 @@ def _phase(view: SeatView) -> int:
 def seen_by(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` sees it (what ``Deal.events_for(seat)`` shows): another seat's
     face-down draw or discard without its card."""
-    cls = event.__class__
-    if cls is Drew:
-        if event.seat != seat and not event.public:  # type: ignore[union-attr]
-            return event._replace(card=None)  # type: ignore[union-attr]
-    elif cls.__name__ == "Discarded" and event.seat != seat:  # type: ignore[union-attr]
-        return event._replace(card=None)  # type: ignore[union-attr]
+    if event.__class__ is Drew:
+        if event.seat != seat and not event.public:
+            return event._replace(card=None)
+    elif event.__class__ is Discarded and event.seat != seat:
+        return event._replace(card=None)
     return event
 
 
@@ -243,7 +259,7 @@ class SeatEncoder:
 
     # ------------------------------------------------------------------ full sync
 
-    def sync(self, view: SeatView, match: MatchView | None = None) -> np.ndarray:
+    def sync(self, view: SeatView, match: MatchView | None = None) -> Observation:
         """Encode ``view`` from scratch (and the match score of ``match``)."""
         if view.seat != self.seat:
             raise ValueError(f"view of seat {view.seat} given to seat {self.seat}'s encoder")
@@ -294,8 +310,8 @@ class SeatEncoder:
         for side, pts in enumerate(self.cante_pts):
             buf[self._cpoints + rs[side]] = min(pts / 200.0, 1.0)
         if view.carry is not None:
-            for side, c in enumerate(view.carry):
-                buf[o["carry"] + rs[side]] = min(c / 101.0, 1.0)
+            for side, points in enumerate(view.carry):
+                buf[o["carry"] + rs[side]] = min(points / 101.0, 1.0)
         self.stock_count = view.stock_count
         buf[self._stock] = view.stock_count / 40.0
         self.tricks_done = len(view.tricks)
@@ -351,24 +367,23 @@ class SeatEncoder:
 
     def _replay(self, e: Event) -> None:
         """History-derived features only (the rest comes from the view)."""
-        cls = e.__class__
-        if cls is CardPlayed:
-            seat, idx = e.seat, e.card.index  # type: ignore[union-attr]
+        if e.__class__ is CardPlayed:
+            seat, idx = e.seat, e.card.index
             self._a[self._played + 40 * self._rel[seat] + idx] = 1.0
             self._infer(seat, idx)
-        elif cls is TrickTaken:
+        elif e.__class__ is TrickTaken:
             self._trick_over()
-        elif cls is Drew:
+        elif e.__class__ is Drew:
             self.stock_count -= 1
-            self._drew(e.seat, e.card, e.public)  # type: ignore[union-attr]
-        elif cls is Declared:
-            self._declared_history(e)  # type: ignore[arg-type]
-        elif cls.__name__ == "TrumpNamed":
-            self.trump = int(e.suit)  # type: ignore[union-attr]
-        elif cls.__name__ == "Exchanged":
-            self.voids[e.seat] &= ~(1 << e.taken.suit)  # type: ignore[union-attr]
-        elif cls.__name__ == "TookOver":  # the idle dealer takes the bidder's hand
-            self.voids[e.seat] = self.voids[e.from_seat]  # type: ignore[union-attr]
+            self._drew(e.seat, e.card, e.public)
+        elif e.__class__ is Declared:
+            self._declared_history(e)
+        elif e.__class__ is TrumpNamed:
+            self.trump = int(e.suit)
+        elif e.__class__ is Exchanged:
+            self.voids[e.seat] &= ~(1 << e.taken.suit)
+        elif e.__class__ is TookOver:  # the idle dealer takes the bidder's hand
+            self.voids[e.seat] = self.voids[e.from_seat]
 
     def _declared_history(self, e: Declared) -> None:
         rel = self._rel[e.seat]
@@ -436,7 +451,7 @@ class SeatEncoder:
     # ------------------------------------------------------------------ incremental
 
     def feed(self, events: Sequence[Event], start: int, to_move: int | None,
-             hands: Sequence[np.ndarray] | None = None) -> bool:
+             hands: Sequence[Observation] | None = None) -> bool:
         """Take in ``events[start:]`` (the deal's log; each event is read as this seat sees
         it); False if one of them needs a full sync from the view.
 
@@ -448,11 +463,10 @@ class SeatEncoder:
         followed = self._FOLLOWED
         for k in range(start, len(events)):
             e = seen_by(events[k], seat)
-            cls = e.__class__
-            if cls not in followed:
+            if e.__class__ not in followed:
                 return False
-            if cls is CardPlayed:
-                p, idx = e.seat, e.card.index  # type: ignore[union-attr]
+            if e.__class__ is CardPlayed:
+                p, idx = e.seat, e.card.index
                 r = rel[p]
                 if p == seat:
                     self.hand &= ~(1 << idx)
@@ -469,22 +483,23 @@ class SeatEncoder:
                 self.sizes[p] -= 1
                 buf[self._sizes + r] = self.sizes[p] / 14.0
                 self._infer(p, idx)
-            elif cls is TrickTaken:
+            elif e.__class__ is TrickTaken:
                 self._trick_over()
                 n = self._n
                 zeros = self._zeros
                 buf[self._trick:self._trick + 40 * n] = zeros[:40 * n]
                 buf[self._leader:self._leader + n] = zeros[:n]
-                side = self._side_of[e.winner]  # type: ignore[union-attr]
-                self.card_pts[side] += e.points  # type: ignore[union-attr]
+                side = self._side_of[e.winner]
+                self.card_pts[side] += e.points
                 buf[self._points + self._rel_side[side]] = min(self.card_pts[side] / 120.0, 1.0)
                 self.tricks_done += 1
                 buf[self._tricks_o] = self.tricks_done / self._max_tricks
-            elif cls is Drew:
-                p, card = e.seat, e.card  # type: ignore[union-attr]
+            elif e.__class__ is Drew:
+                p, card = e.seat, e.card
                 if hands is not None:  # the drawer sees its own card
-                    own = events[k].card  # type: ignore[union-attr]
-                    hands[p][own.index] = 1.0
+                    own = events[k]  # the log itself: the card drawn
+                    assert own.__class__ is Drew and own.card is not None
+                    hands[p][own.card.index] = 1.0
                 self.stock_count -= 1
                 buf[self._stock] = self.stock_count / 40.0
                 self.sizes[p] += 1
@@ -492,31 +507,31 @@ class SeatEncoder:
                 if card is not None and p == seat:
                     self.hand |= card.mask
                     buf[self._hand + card.index] = 1.0
-                if e.public and card is not None:  # type: ignore[union-attr]
+                if e.public and card is not None:
                     self.known[p] |= card.mask
                     buf[self._known + 40 * rel[p] + card.index] = 1.0
                     if self.upcard >= 0:  # the upcard was the last card of the stock
                         buf[self._upcard_o + self.upcard] = 0.0
                         self.upcard = -1
-                self._drew(p, card, e.public)  # type: ignore[union-attr]
-            elif cls is Declared:
-                if e.declaration.is_tute:  # type: ignore[union-attr]
+                self._drew(p, card, e.public)
+            elif e.__class__ is Declared:
+                if e.declaration.is_tute:
                     return False  # it ends the deal
                 had_trump = self.trump
-                self._declared_history(e)  # type: ignore[arg-type]
+                self._declared_history(e)
                 if self.trump != had_trump:
                     buf[self._trump_o + self.trump] = 1.0
-                p = e.seat  # type: ignore[union-attr]
+                p = e.seat
                 side = self._side_of[p]
-                self.cante_pts[side] += e.points  # type: ignore[union-attr]
+                self.cante_pts[side] += e.points
                 buf[self._cpoints + self._rel_side[side]] = min(self.cante_pts[side] / 200.0,
                                                                 1.0)
                 if not self._cabron:  # the cards shown stay in the hand (not so in cabrón)
-                    for c in e.cards:  # type: ignore[union-attr]
+                    for c in e.cards:
                         if not self.known[p] >> c.index & 1:
                             self.known[p] |= c.mask
                             buf[self._known + 40 * rel[p] + c.index] = 1.0
-            elif cls is DealEnded:  # after the last trick only the phase changes...
+            elif e.__class__ is DealEnded:  # after the last trick only the phase changes...
                 if self.in_match:
                     return False  # ...and, in a match, its score
                 off = self._o["phase"]
@@ -536,7 +551,7 @@ class SeatEncoder:
 
 
 def encode_view(view: SeatView | MatchView, options: Mapping[str, Any] | Options | None = None,
-                ) -> np.ndarray:
+                ) -> Observation:
     """The observation of ``view`` (a seat's deal view, or its match view), from scratch."""
     match = view if isinstance(view, MatchView) else None
     dv = view.deal if isinstance(view, MatchView) else view
@@ -552,6 +567,33 @@ _SEAT_BLOCKS = frozenset({"trick", "leader", "played", "known", "void", "cantes"
 _SIDE_BLOCKS = frozenset({"points", "cante_points", "carry", "match"})
 
 
+@lru_cache(maxsize=64)
+def _rotations(layout: Layout) -> tuple[NDArray[np.intp], ...]:
+    """Per seat, the index permutation that turns seat 0's frame into that seat's (made once
+    per layout: tables are built often, e.g. by every OpenSpiel clone; read-only)."""
+    n, sides = layout.n, layout.sides
+    side_of = [(x % 2 if layout.partners else x) for x in range(n)]
+    perms = []
+    for seat in range(n):
+        perm = np.arange(layout.size)
+        for name, off, size in layout.blocks:
+            if name in _SEAT_BLOCKS:
+                g, shift, count = size // n, seat, n
+            elif name in _SIDE_BLOCKS:  # match: four runs (games, cotos...) of sides
+                g, shift, count = 1, side_of[seat], sides
+            else:
+                continue
+            for r in range(size // g):
+                # groups cycle within each run of ``count`` (match: 4 runs of sides)
+                base, k = divmod(r, count)
+                src = base * count + (k + shift) % count
+                perm[off + r * g:off + (r + 1) * g] = np.arange(off + src * g,
+                                                               off + (src + 1) * g)
+        perm.flags.writeable = False
+        perms.append(perm)
+    return tuple(perms)
+
+
 class TableEncoder:
     """Every seat's observation at the cost of about one encoder.
 
@@ -565,27 +607,10 @@ class TableEncoder:
     def __init__(self, variant: Variant, options: Options, layout: Layout):
         self.layout = layout
         self.public = SeatEncoder(variant, options, 0, layout)
-        n, sides = layout.n, layout.sides
+        n = layout.n
         self.hands = [np.zeros(40, np.float32) for _ in range(n)]
         self._hand_ok = [False] * n
-        side_of = [(x % 2 if layout.partners else x) for x in range(n)]
-        self._perm = []
-        for seat in range(n):
-            perm = np.arange(layout.size)
-            for name, off, size in layout.blocks:
-                if name in _SEAT_BLOCKS:
-                    g, shift, count = size // n, seat, n
-                elif name in _SIDE_BLOCKS:  # match: four runs (games, cotos...) of sides
-                    g, shift, count = 1, side_of[seat], sides
-                else:
-                    continue
-                for r in range(size // g):
-                    # groups cycle within each run of ``count`` (match: 4 runs of sides)
-                    base, k = divmod(r, count)
-                    src = base * count + (k + shift) % count
-                    perm[off + r * g:off + (r + 1) * g] = np.arange(off + src * g,
-                                                                   off + (src + 1) * g)
-            self._perm.append(perm)
+        self._perm = _rotations(layout)
 
     def invalidate(self) -> None:
         self.public.seen = -1
@@ -619,7 +644,7 @@ class TableEncoder:
             mask ^= low
         self._hand_ok[seat] = True
 
-    def observation(self, seat: int) -> np.ndarray:
+    def observation(self, seat: int) -> Observation:
         """A fresh array: seat ``seat``'s observation."""
         pub = self.public
         obs = pub.buf[self._perm[seat]]

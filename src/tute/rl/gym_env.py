@@ -14,7 +14,7 @@ and the reason in ``info["illegal"]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -23,6 +23,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..shuffle import MAX_SEED
+from .encoding import Observation
 from .table import Table
 
 __all__ = ["TuteGymEnv"]
@@ -30,10 +31,11 @@ __all__ = ["TuteGymEnv"]
 _MAX_REDEALS = 100  # deals that end before the agent's first turn (thrown in) are dealt again
 
 
-class TuteGymEnv(gym.Env[np.ndarray, int]):
+class TuteGymEnv(gym.Env[Observation, np.int64]):
     """One seat of a game of the Tute family against bots."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # an instance variable of gymnasium.Env (so not a ClassVar)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, variant: str = "tute_parejas", *, seat: int | str = 0,
                  opponents: str | Sequence[str] = "rules", reward: str = "deal",
@@ -94,7 +96,7 @@ class TuteGymEnv(gym.Env[np.ndarray, int]):
                         seat)
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         """A new deal (match); ``options`` may hold ``deal_seed`` to play one given deal."""
         super().reset(seed=seed)
         rng = self.np_random
@@ -120,7 +122,7 @@ class TuteGymEnv(gym.Env[np.ndarray, int]):
         self._done = False
         return self.table.observe(self.seat), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise IllegalActionError(f"illegal action {action!r}: the episode is over; call "
                                      "reset()", action=repr(action), reason="the episode is over")

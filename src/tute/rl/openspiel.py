@@ -14,35 +14,33 @@ Observations: the observation tensor is the seat's vector of docs/rl.md; the inf
 tensor adds every trick so far, card by card, by relative seat; the strings are the seat's view
 and, for the information state, its own dealt cards and its event log (``deal.events_for``).
 
-:meth:`TuteState.resample_from_infostate` deals the cards a player has not seen at random
-(every card another seat played, showed or gave stays in that seat's slots) and keeps the
-first world whose replay of the whole history is legal: the world of another seat, as ISMCTS
-needs. ``tute.worlds`` (being written) will give exact, better-mixed samples; this one is
-approximate (uniform over the slots, then rejection).
+:meth:`TuteState.resample_from_infostate` draws a world uniformly among those consistent with
+the player's information (:class:`tute.worlds.WorldSampler`), lays it out as chance outcomes
+(the player's own slots unchanged) and replays the history on it: what IS-MCTS needs.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
 
-from ..cards import ALL_CARDS
-from ..deal import Deal
+from ..actions import Discard
+from ..cards import ALL_CARDS, Card, CardSet
+from ..deal import Deal, SeatView
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
-from ..events import CardPlayed, Declared, Drew, Event, Exchanged, TookOver
+from ..events import CardPlayed, Discarded, Event, TookOver
 from ..games import game_for
-from .encoding import SeatEncoder
+from ..worlds import WorldSampler
 from .table import Table
 
 __all__ = ["TuteGame", "TuteState", "game_type"]
 
 _SHORT_NAME = "python_tute"
-_MAX_TRIES = 2000  # worlds drawn by resample_from_infostate before it gives up
 _SCALE = 0.01  # returns in hundreds of points
 
 
@@ -83,6 +81,9 @@ class _Spec:
         self.receivers = [s for s in range(n) if sample.initial_hands[s]]
         self.tricks = sample.total_tricks
         self.active = len(self.receivers)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+        return self  # read-only, shared by every state of the game (and their clones)
 
     # the chance slots: which seat's hand each one fills (None: stock, table card, widow)
     def slot_owner(self, k: int) -> int | None:
@@ -127,7 +128,8 @@ def _spec(params: Any) -> _Spec:
     return spec
 
 
-class TuteGame(pyspiel.Game):
+# pyspiel ships no type information: its classes are Any to mypy
+class TuteGame(pyspiel.Game):  # type: ignore[misc]
     """One game of the family with its options."""
 
     def __init__(self, params: dict[str, Any] | None = None):
@@ -153,7 +155,7 @@ class TuteGame(pyspiel.Game):
         return TuteObserver(_spec(self.get_parameters()), perfect)
 
 
-class TuteState(pyspiel.State):
+class TuteState(pyspiel.State):  # type: ignore[misc]
     """Dealing (chance), then the deal played through :class:`~tute.rl.table.Table`."""
 
     def __init__(self, game: TuteGame):
@@ -219,19 +221,9 @@ class TuteState(pyspiel.State):
             return f"dealing: {len(self.cards)} of {len(self.game.deck)} cards"
         return self.table.render()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> TuteState:
-        # the encoders' buffers are views of arrays: rebuild them rather than copy them
-        other = TuteState(self.get_game())
-        other.cards = list(self.cards)
-        other.moves = list(self.moves)
-        if self._dealt:
-            assert self.table.deal is not None
-            other.table.start(self.table.deal.copy())
-            other._dealt = True
-        return other
-
-    def clone(self) -> TuteState:
-        return copy.deepcopy(self)
+    # no clone() / __deepcopy__ here: OpenSpiel's own clone copies the C++ state (the history,
+    # the move number) and deep-copies the Python attributes, whose classes copy themselves
+    # cheaply (_Spec is shared, Table rebuilds its encoders)
 
     # ------------------------------------------------------------------ seat's knowledge
 
@@ -239,177 +231,149 @@ class TuteState(pyspiel.State):
         g = self.game
         return [k for k in range(len(self.cards)) if g.slot_owner(k) == player]
 
-    def _view(self, player: int) -> Any:
+    def _view(self, player: int) -> SeatView:
         deal = self.table.deal
         assert deal is not None
         return deal.view(player)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
-                                rng: random.Random | None = None) -> TuteState:
-        """A state with the same information state for ``player_id``: the cards it has not
-        seen dealt again at random, kept only if the whole history replays legally."""
-        if not self._dealt:
-            state = TuteState(self.get_game())
-            own = set(self._own_slots(player_id))
-            rest = [c for c in self.game.deck if c not in {self.cards[k] for k in own}]
-            rng = rng or random.Random(_seed_of(probability_sampler))
+                                rng: random.Random | None = None,
+                                seed: int | None = None) -> TuteState:
+        """A state with the same information state for ``player_id``: a world drawn uniformly
+        from those consistent with its view (:class:`tute.worlds.WorldSampler`), its
+        chance outcomes laid out in slot order (the player's own slots as they were) and the
+        whole history replayed on it. The randomness comes from ``rng``, else ``seed``, else
+        one draw of OpenSpiel's ``probability_sampler`` (a callable giving floats in [0, 1))."""
+        if rng is None:
+            rng = random.Random(seed if seed is not None else _seed_of(probability_sampler))
+        g = self.game
+        own = set(self._own_slots(player_id))
+        if not self._dealt:  # still dealing: the cards not dealt to the player are unseen
+            seen = {self.cards[k] for k in own}
+            rest = [c for c in g.deck if c not in seen]
             rng.shuffle(rest)
             it = iter(rest)
-            for k in range(len(self.cards)):
-                state._apply_action(self.cards[k] if k in own else next(it))
-            return state
-        rng = rng or random.Random(_seed_of(probability_sampler))
+            dealing = self._replayed([self.cards[k] if k in own else next(it)
+                                      for k in range(len(self.cards))], [])
+            assert dealing is not None  # any cards may be dealt
+            return dealing
+        deal = self.table.deal
+        assert deal is not None
+        key = (id(g), tuple(self.cards), tuple(self.moves), player_id)
+        sampler = _SAMPLERS.get(key)
+        if sampler is None:  # one per decision: ISMCTS resamples the same state many times
+            if len(_SAMPLERS) >= _SAMPLER_CACHE:
+                del _SAMPLERS[next(iter(_SAMPLERS))]
+            sampler = _SAMPLERS[key] = WorldSampler(deal.view(self._knower(player_id)))
+        mine = self._view(player_id)
+        if sampler.exact:  # the tables encode everything: one replay, here
+            w = sampler.sample(rng)
+            state = self._world_state(player_id, own, rng, _Dealt(
+                w.dealt, w.initial_upcard, w.initial_stock, w.table_card, w.dealt_widow,
+                w.discard))
+            if state is not None and state._view(player_id) == mine:
+                return state
+        # else the sampler replays each world and redraws those that do not fit
+        d = sampler.deal(rng)
+        discard = next((e.card for e in d.events if isinstance(e, Discarded)), None)
+        state = self._world_state(player_id, own, rng, _Dealt(
+            d.initial_hands, d.initial_upcard, d.initial_stock, d.initial_table_card,
+            d.initial_widow, discard))
+        if state is None or state._view(player_id) != mine:
+            raise TuteError(f"internal error: a resampled world does not show seat {player_id} "
+                            "what it saw")
+        return state
+
+    def _world_state(self, player: int, own: set[int], rng: random.Random, world: _Dealt
+                     ) -> TuteState | None:
+        """The state of ``world`` (None if the history does not replay on it)."""
         g = self.game
-        view = self._view(player_id)
-        fixed, owner, rank = self._slots_known_to(player_id, view)
-        hands = len(g.receivers) * g.hand_size
-        free = [k for k in range(len(self.cards)) if k not in fixed]
-        # cards that must lie in a seat's own slots, in the order the table saw them there:
-        # played, given in an exchange, shown in a cante (not those that reached it face up,
-        # nor the face-up slots); the k-th of them goes to the seat's k-th slot in the order
-        # the slots were filled (dealt, then drawn), which always leaves it in hand in time
-        public = {self.cards[k] for k in fixed}
-        came_face_up = {t.index for _s, _g, t in view.exchanges} | {
-            e.card.index for e in view.history  # type: ignore[union-attr]
-            if e.__class__ is Drew and e.public}  # type: ignore[union-attr]
-        need: dict[int, list[int]] = {}
-        skip = public | came_face_up
-        for e in view.history:
-            cls = e.__class__
-            if cls is CardPlayed:
-                seat, cards = e.seat, (e.card.index,)  # type: ignore[union-attr]
-            elif cls is Exchanged:
-                seat, cards = e.seat, (e.given.index,)  # type: ignore[union-attr]
-            elif cls is Declared and not game_for(g.variant).trump_changes:  # cabrón: trick cantes
-                seat, cards = e.seat, tuple(c.index for c in e.cards)  # type: ignore[union-attr]
-            else:
-                continue
-            if seat == player_id:
-                continue
-            got = need.setdefault(seat, [])
-            for c in cards:
-                if c not in got and (c not in skip or cls is Exchanged):
-                    got.append(c)
-        for s, k in enumerate(view.known):
-            if s != player_id:
-                got = need.setdefault(s, [])
-                got.extend(c.index for c in k if c.index not in skip and c.index not in got)
-        pool = [c for c in g.deck if c not in public]
-        by_seat: dict[int, list[int]] = {}
-        for k in sorted(free, key=lambda k: rank.get(k, k)):
-            if k in owner:
-                by_seat.setdefault(owner[k], []).append(k)
+        cards = self._slots_of(world, own, rng)
+        # the one hidden action: another seat's widow discard is the world's own
+        moves = []
+        for seat, a in self.moves:
+            if seat != player and isinstance(g.catalogue.actions[a], Discard):
+                if world.discard is None:
+                    return None
+                a = g.catalogue.index[Discard(world.discard)]
+            moves.append(a)
+        return self._replayed(cards, moves)
+
+    def _knower(self, player: int) -> int:
+        """The seat whose view holds ``player``'s information: itself, or after a takeover of
+        its hand (subastado for four), the dealer who plays that hand now and knows what it
+        knew (the view of a seat out of play no longer shows the hand it was dealt)."""
+        deal = self.table.deal
+        assert deal is not None
+        for e in deal.events:
+            if isinstance(e, TookOver) and e.from_seat == player:
+                if self.game.opts.widow_card:  # the dealer has seen the widow too
+                    raise TuteError(f"seat {player}'s hand was taken over and the dealer saw "
+                                    "the widow: its worlds cannot be sampled from a view")
+                return e.seat
+        return player
+
+    def _slots_of(self, world: _Dealt, own: set[int], rng: random.Random) -> list[int]:
+        """The chance outcomes (slot order) that deal ``world``: the player's own slots as
+        they were, the other hands in random order (the trump card last in the dealer's)."""
+        g = self.game
+        size = g.hand_size
         cards = list(self.cards)
-        rest_slots = set(free)
-        left = set(pool)
-        for seat, must in need.items():
-            mine = by_seat.get(seat, [])
-            if len(mine) < len(must):
-                raise TuteError(f"seat {seat} has shown more cards than it was dealt")
-            for k, c in zip(mine, must, strict=False):
-                cards[k] = c
-                rest_slots.discard(k)
-                left.discard(c)
-        # a slot filled before its seat showed a void in a suit holds no card of that suit
-        # (the cards placed above left the hand before: they are not held to it)
-        shown = self._voids_shown(player_id, view)
-        banned = dict.fromkeys(rest_slots, 0)
-        for seat, suit, at in shown:
-            for k in rest_slots:
-                drawn = rank.get(k, 0) - hands if rank.get(k, 0) >= hands else -1
-                if owner.get(k) == seat and drawn < at:
-                    banned[k] |= 1 << suit
-        slots = sorted(rest_slots, key=lambda k: -banned[k].bit_count())
-        for _ in range(_MAX_TRIES):
-            pool_left = sorted(left)
-            rng.shuffle(pool_left)
-            ok = True
-            for k in slots:
-                pick = next((c for c in pool_left if not banned[k] >> (c // 10) & 1), None)
-                if pick is None:
-                    ok = False
-                    break
-                pool_left.remove(pick)
-                cards[k] = pick
-            if not ok:
+        deal = self.table.deal
+        assert deal is not None
+        turned = deal.trump_card.index if deal.trump_card is not None else -1  # public
+        for i, s in enumerate(g.receivers):
+            slots = range(i * size, (i + 1) * size)
+            if slots[0] in own:
                 continue
-            world = self._replayed(cards)
-            if world is not None:
-                return world
-        raise TuteError(f"no world consistent with seat {player_id}'s information found in "
-                        f"{_MAX_TRIES} samples")
+            hand = [c.index for c in world.hands[s]]
+            rng.shuffle(hand)
+            if turned in hand:  # the dealer's last card is the one turned for trumps
+                hand.remove(turned)
+                hand.append(turned)
+            for k, c in zip(slots, hand, strict=True):
+                cards[k] = c
+        dealt = len(g.receivers) * size
+        rest: list[Card] = []
+        if world.upcard is not None:  # the stock: the upcard, then top first
+            rest = [world.upcard, *world.stock]
+        elif world.table_card is not None:
+            rest = [world.table_card]
+        elif world.widow is not None:
+            # the card left over: a declarer's world may swap which of its cards it found in
+            # the widow (the view does not tell), so the world's own widow may be in its hand
+            left = set(g.deck) - set(cards[:dealt])
+            assert len(left) == 1
+            rest = [ALL_CARDS[left.pop()]]
+        for k, card in enumerate(rest, dealt):
+            cards[k] = card.index
+        return cards
 
-    def _slots_known_to(self, player: int, view: Any
-                        ) -> tuple[set[int], dict[int, int], dict[int, int]]:
-        """The slots whose card ``player`` knows, the seat that holds each other slot, and
-        the order in which the slots were filled (dealt, then drawn)."""
-        g = self.game
-        fixed = set(self._own_slots(player))
-        owner: dict[int, int] = {k: o for k in range(len(self.cards))
-                                 if (o := g.slot_owner(k)) is not None}
-        hands = len(g.receivers) * g.hand_size
-        rank = {k: k for k in range(hands)}
-        laid = game_for(g.variant).allowed_extras(g.opts)  # what lies outside the hands
-        if g.variant.stock:
-            fixed.add(hands)  # the upcard, face up
-            draws = [e for e in view.history if e.__class__ is Drew]
-            order = [hands + 1 + j for j in range(len(self.cards) - hands - 1)] + [hands]
-            for j, e in enumerate(draws):  # the j-th draw took the j-th card from the top
-                k = order[j]
-                owner[k] = e.seat
-                rank[k] = hands + j
-                if e.card is not None:
-                    fixed.add(k)
-        elif "table_card" in laid and len(self.cards) > hands:
-            fixed.add(hands)  # the table card, face up
-        elif "widow" in laid and len(self.cards) > hands:
-            contract = view.contract
-            if contract is not None:  # the declarer took the widow
-                owner[hands] = contract[0]
-                rank[hands] = hands
-                if contract[0] == player:
-                    fixed.add(hands)
-        if "trump_card" in laid:  # the dealer's last card turned for trumps
-            fixed.add(g.receivers.index(g.n - 1) * g.hand_size + g.hand_size - 1)  # turned
-        for e in view.history:  # the idle dealer plays the bidder's hand after a takeover
-            if e.__class__ is TookOver:
-                for k, o in list(owner.items()):
-                    if o == e.from_seat:  # type: ignore[union-attr]
-                        owner[k] = e.seat  # type: ignore[union-attr]
-                        if e.seat == player:  # type: ignore[union-attr]
-                            fixed.add(k)
-        return fixed, owner, rank
-
-    def _voids_shown(self, player: int, view: Any) -> list[tuple[int, int, int]]:
-        """(seat, suit, draws made by then) for every void the table saw a seat show, by
-        the observation's own inference (docs/rl.md)."""
-        g = self.game
-        enc = SeatEncoder(g.variant, g.opts, player, g.layout)
-        enc.stock_count = view.stock_count + sum(1 for e in view.history if e.__class__ is Drew)
-        fixed_trump = not (game_for(g.variant).trump_changes or game_for(g.variant).auction)
-        enc.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
-        out, draws = [], 0
-        for e in view.history:
-            if e.__class__ is Drew:
-                draws += 1
-            before = list(enc.voids)
-            enc._replay(e)
-            if e.__class__ is CardPlayed:
-                seat = e.seat  # type: ignore[union-attr]
-                new = enc.voids[seat] & ~before[seat]
-                out.extend((seat, suit, draws) for suit in range(4) if new >> suit & 1)
-        return out
-
-    def _replayed(self, cards: list[int]) -> TuteState | None:
+    def _replayed(self, cards: list[int], moves: list[int]) -> TuteState | None:
+        # through the public apply_action, so that OpenSpiel records the history
         state = TuteState(self.get_game())
         try:
-            for c in cards:
-                state._apply_action(c)
-            for _seat, a in self.moves:
-                state._apply_action(a)
+            for a in (*cards, *moves):
+                state.apply_action(a)
         except (IllegalActionError, TuteError):
             return None
         return state
+
+
+class _Dealt(NamedTuple):
+    """A world as dealt (from a :class:`~tute.worlds.World` or a replayed deal)."""
+
+    hands: Sequence[CardSet]
+    upcard: Card | None
+    stock: Sequence[Card]
+    table_card: Card | None
+    widow: Card | None
+    discard: Card | None  # subastado: the declarer's discard
+
+
+_SAMPLER_CACHE = 8  # world samplers kept (by state and player)
+_SAMPLERS: dict[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int],
+                WorldSampler] = {}
 
 
 def _seed_of(sampler: Any) -> int | None:
@@ -448,7 +412,7 @@ class TuteObserver:
             t = pos = 0
             for e in state._view(player).history:
                 if e.__class__ is CardPlayed:
-                    tricks[t, (e.seat - player) % n, e.card.index] = 1.0  # type: ignore[union-attr]
+                    tricks[t, (e.seat - player) % n, e.card.index] = 1.0
                     pos += 1
                     if pos == self.game.active:
                         t, pos = t + 1, 0

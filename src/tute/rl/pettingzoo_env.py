@@ -11,10 +11,11 @@ nothing.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -27,10 +28,11 @@ __all__ = ["TuteEnv", "env", "raw_env"]
 RENDER_MODES = ("ansi", "human")
 
 
-class TuteEnv(AECEnv[str, dict[str, np.ndarray], int]):
+# pettingzoo ships no type information: its classes are Any to mypy
+class TuteEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc]
     """One game of the Tute family for every seat (agent ``player_<seat>``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES),
+    metadata: dict[str, Any] = {  # noqa: RUF012  (set per instance: the name)"render_modes": list(RENDER_MODES),
                                           "name": "tute_v0", "is_parallelizable": False,
                                           "render_fps": 1}
 
@@ -88,7 +90,7 @@ class TuteEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._agent(self.table.to_move)
 
     def _agent(self, seat: int | None) -> str:
@@ -100,7 +102,7 @@ class TuteEnv(AECEnv[str, dict[str, np.ndarray], int]):
             raise TuteError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
         return seat
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = self._seat(agent)
         return {"observation": self.table.observe(seat),
                 "action_mask": self.table.mask(seat)}
@@ -153,7 +155,8 @@ def raw_env(variant: str = "tute_parejas", **kwargs: Any) -> TuteEnv:
     return TuteEnv(variant, **kwargs)
 
 
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]):
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, NDArray[Any]], int]  # type: ignore[misc]
+                      ):
     """PettingZoo's wrapper, except that a step once every agent is done gets the library's
     error (the wrapper itself only logs a warning and ignores the step)."""
 

@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..bots import make_bot
 from ..errors import InvalidOptionError
 from ..shuffle import MAX_SEED
+from .encoding import ActionMask, Observation
 from .table import Table
 
 __all__ = ["generate"]
@@ -25,10 +27,10 @@ FIELDS = ("obs", "mask", "action", "seat", "episode", "reward")
 
 
 def _episodes(variant: str, first: int, count: int, seed: int, bots: Sequence[str],
-              kwargs: dict[str, Any]) -> dict[str, np.ndarray]:
+              kwargs: dict[str, Any]) -> dict[str, NDArray[Any]]:
     table = Table(variant, **kwargs)
-    obs: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
+    obs: list[Observation] = []
+    masks: list[ActionMask] = []
     acts: list[int] = []
     seats: list[int] = []
     eps: list[int] = []
@@ -66,7 +68,7 @@ def _episodes(variant: str, first: int, count: int, seed: int, bots: Sequence[st
 
 def generate(variant: str = "tute_parejas", episodes: int = 100, *, jobs: int = 1,
              seed: int = 0, bots: str | Sequence[str] = "random",
-             **kwargs: Any) -> dict[str, np.ndarray]:
+             **kwargs: Any) -> dict[str, NDArray[Any]]:
     """Self-play decisions of ``episodes`` deals (``reward="match"``: matches) as arrays
     ``obs`` (N, size) float32, ``mask`` (N, actions) int8, ``action`` (N,) int16, ``seat``,
     ``episode`` and ``reward`` (the seat's return), over ``jobs`` processes."""

@@ -7,6 +7,7 @@ and events; the deal itself stays in here.
 
 from __future__ import annotations
 
+import copy
 import statistics
 from typing import Any
 
@@ -17,7 +18,7 @@ from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..match import Match
 from ..variants import find_variant
-from .encoding import ActionCatalogue, Layout, TableEncoder
+from .encoding import ActionCatalogue, ActionMask, Layout, Observation, TableEncoder
 
 __all__ = ["REWARDS", "Table"]
 
@@ -62,6 +63,22 @@ class Table:
         self._mask_to_move: int | None = None
         self._legal: list[Action] = []
         self._ids: list[int] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """An independent copy (OpenSpiel clones states): the deal (match) copied, the
+        encoders rebuilt, since their buffers are views of arrays a deep copy would split."""
+        other = copy.copy(self)
+        other.encoder = TableEncoder(self.variant, self.options, self.layout)
+        other.encoder.public.in_match = self.encoder.public.in_match
+        other._mask = self._mask.copy()
+        other._none = self._none.copy()
+        other._legal, other._ids = list(self._legal), list(self._ids)
+        if self.match is not None:
+            other.match = copy.deepcopy(self.match, memo)
+            other.deal = other.match.deal
+        elif self.deal is not None:
+            other.deal = self.deal.copy()
+        return other
 
     # ------------------------------------------------------------------ game
 
@@ -117,7 +134,7 @@ class Table:
             self._legal_at = self._steps
         return self._legal, self._ids
 
-    def mask(self, seat: int) -> np.ndarray:
+    def mask(self, seat: int) -> ActionMask:
         """The legal-action mask of ``seat`` (a fresh array): all zeros unless it is to
         move."""
         if self._mask_at != self._steps:
@@ -172,7 +189,7 @@ class Table:
 
     # ------------------------------------------------------------------ observations
 
-    def observe(self, seat: int) -> np.ndarray:
+    def observe(self, seat: int) -> Observation:
         """``seat``'s observation (a fresh array), from its own view and events only."""
         enc = self.encoder
         deal = self._deal()

@@ -148,7 +148,11 @@ class SetupScreen(Screen[None]):
         opps = self.query_one("#opponents", Vertical)
         await opps.remove_children()
         n = self._seats = self._seat_count()
-        names = sorted({*LEVELS, *BOTS}, key=lambda x: (x not in LEVELS, x))
+        # bots that need an argument (policy:FILE) only as given (--opponents)
+        needs_arg = {b for b, i in BOTS.items() if getattr(i.factory, "positional", None)}
+        names = sorted({*LEVELS, *(set(BOTS) - needs_arg),
+                        *(p for p in self.preset_opponents if p.split(":")[0] in needs_arg)},
+                       key=lambda x: (x not in LEVELS, x))
         rows = []
         for s in range(1, n):
             rel = ""

@@ -1,0 +1,204 @@
+"""The ``policy:FILE`` bot: the file format, its checks, play in every game, the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the policy bot needs numpy (the rl extra)")
+
+import tute  # noqa: E402
+from tute.bots import make_bot, parse_spec  # noqa: E402
+from tute.bots.policy_bot import load_policy, write_policy  # noqa: E402
+from tute.deal import Deal  # noqa: E402
+from tute.errors import TuteError  # noqa: E402
+from tute.rl.encoding import ActionCatalogue, Layout  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAMES: list[tuple[str, dict[str, Any]]] = [(v, {}) for v in tute.VARIANTS] + [
+    ("tute_subastado", {"seats": 4, "widow_card": True, "dealer_takeover": True}),
+    ("tute_2p_habanero", {"vueltas_claim": "manual"}),
+    ("tute_parejas", {"renuncio_mode": "claim", "weak_hand_max_points": 20}),
+]
+
+
+def _random_policy(path: Path, variant: str, options: dict[str, Any], hidden: int = 16,
+                   seed: int = 0, activation: str = "tanh") -> Path:
+    var = tute.find_variant(variant)
+    opts = var.resolve(options)
+    size, count = Layout.of(var, opts).size, len(ActionCatalogue(var, opts))
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(size=(size, hidden)), rng.normal(size=hidden)),
+              (rng.normal(size=(hidden, count)), np.zeros(count))]
+    return write_policy(path, layers, variant=variant, options=options, activation=activation)
+
+
+@pytest.mark.parametrize(("variant", "options"), GAMES,
+                         ids=[v + (":" + json.dumps(o) if o else "") for v, o in GAMES])
+def test_a_saved_policy_plays_whole_deals_legally(tmp_path: Path, variant: str,
+                                                  options: dict[str, Any]) -> None:
+    path = _random_policy(tmp_path / "p", variant, options)
+    assert path.name == "p.npz"
+    for k in range(3):
+        deal = Deal.new(variant, seed=k, options=options)
+        bots = [make_bot(f"policy:{path}" + (":temperature=1" if s % 2 else ""), seed=s)
+                for s in range(deal.seats)]
+        steps = 0
+        while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
+            view = deal.view(seat)  # the bot sees its seat's view, nothing else
+            act = bots[seat].choose(view, view.legal_actions)
+            assert act in view.legal_actions
+            deal.apply(act)
+            steps += 1
+        assert steps > 0
+
+
+def test_the_policy_is_the_files_network(tmp_path: Path) -> None:
+    """Greedy play is the legal action of highest logit of the saved layers."""
+    from tute.rl.encoding import encode_view
+
+    path = _random_policy(tmp_path / "p.npz", "guinote", {}, activation="relu")
+    policy = load_policy(path)
+    bot = make_bot(f"policy:{path}")
+    deal = Deal.new("guinote", seed=5)
+    for _ in range(12):
+        view = deal.view(deal.to_move)  # type: ignore[arg-type]
+        x = encode_view(view)
+        (w0, b0), (w1, b1) = policy.layers
+        logits = np.maximum(x @ w0 + b0, 0) @ w1 + b1
+        ids = ActionCatalogue(tute.find_variant("guinote"), view.options).ids(view.legal_actions)
+        expect = view.legal_actions[int(np.argmax(logits[ids]))]
+        assert bot.choose(view, view.legal_actions) == expect
+        deal.apply(expect)
+
+
+def _rebuild(deal: Deal, swap: dict[str, str]) -> Deal | None:
+    rec = deal.to_record()["deal"]
+
+    def ren(c: Any) -> Any:
+        if isinstance(c, list):
+            return [ren(x) for x in c]
+        return swap.get(c, c) if isinstance(c, str) else c
+
+    try:
+        other = Deal.new(deal.variant, dealer=deal.dealer, options=deal.options,
+                         hands=ren(rec["hands"]),
+                         **{k: ren(v) for k, v in rec.items() if k != "hands"})
+        for a in deal.actions:
+            other.apply(a)
+    except TuteError:
+        return None
+    return other
+
+
+def test_decisions_ignore_how_hidden_cards_lie(tmp_path: Path) -> None:
+    path = _random_policy(tmp_path / "p.npz", "tute_parejas", {})
+    rng = random.Random(3)
+    checked = 0
+    for k in range(8):
+        deal = Deal.new("tute_parejas", seed=k)
+        for _ in range(rng.randrange(2, 20)):
+            deal.apply(rng.choice(deal.legal_actions()))
+        seat = deal.to_move
+        assert seat is not None
+        view = deal.view(seat)
+        others = [(s, str(c)) for s in range(4) if s != seat for c in deal.hand(s)
+                  if not any(c in kc for kc in view.known)]
+        for _ in range(10):
+            (s1, a), (s2, b) = rng.sample(others, 2)
+            if s1 == s2:
+                continue
+            other = _rebuild(deal, {a: b, b: a})
+            if other is None or other.to_move != seat or other.view(seat) != view:
+                continue
+            assert make_bot(f"policy:{path}").choose(view, view.legal_actions) == make_bot(
+                f"policy:{path}").choose(other.view(seat), view.legal_actions)
+            checked += 1
+    assert checked >= 5
+
+
+def test_bad_files_are_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(TuteError, match="does not exist"):
+        make_bot(f"policy:{tmp_path / 'nope.npz'}")
+    with pytest.raises(TuteError, match="needs a file"):
+        make_bot("policy")
+    text = tmp_path / "text.npz"
+    text.write_text("hello")
+    with pytest.raises(TuteError, match="not a zip archive"):
+        make_bot(f"policy:{text}")
+    empty = tmp_path / "empty.npz"
+    np.savez(empty, x=np.zeros(3))
+    with pytest.raises(TuteError, match="no 'format' entry"):
+        make_bot(f"policy:{empty}")
+    good = _random_policy(tmp_path / "good.npz", "tute_parejas", {})
+    with np.load(good) as data:
+        arrays = {k: data[k] for k in data.files}
+
+    def variant_of(name: str, **changes: Any) -> Path:
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, **{**arrays, **changes})
+        return path
+
+    meta = json.loads(str(arrays["meta"]))
+    for name, changes, message in [
+        ("v2", {"version": np.array(2)}, "format version 2"),
+        ("meta", {"meta": np.array("{not json")}, "'meta' is not JSON"),
+        ("act", {"meta": np.array(json.dumps({**meta, "activation": "gelu"}))}, "gelu"),
+        ("shape", {"W1": np.zeros((15, 48), np.float32)}, "layer 1 takes 15 inputs"),
+        ("nan", {"b0": np.full(16, np.nan, np.float32)}, "NaN"),
+        ("size", {"meta": np.array(json.dumps({**meta, "obs_size": 10}))},
+         r"layer 0 takes 720 inputs, the previous layer gives 10 \(the observation size"),
+    ]:
+        with pytest.raises(TuteError, match=message):
+            make_bot(f"policy:{variant_of(name, **changes)}")
+    # a policy of one game asked to play another: another observation size
+    bot = make_bot(f"policy:{good}")
+    view = Deal.new("tute_2p_habanero", seed=1).view(0)
+    with pytest.raises(TuteError, match=r"is for observations of size 720 \(tute_parejas\); "
+                                        r"tute_2p_habanero"):
+        bot.choose(view, view.legal_actions)
+    with pytest.raises(TuteError, match="do not fit 720 inputs"):
+        write_policy(tmp_path / "w", [(np.zeros((3, 48)), np.zeros(48))], variant="tute_parejas")
+
+
+def test_spec_takes_a_bare_path() -> None:
+    assert parse_spec("policy:runs/a=b/p.npz:temperature=0.5") == (
+        "policy", {"file": "runs/a=b/p.npz", "temperature": 0.5})
+    assert parse_spec("policy:file=p.npz") == ("policy", {"file": "p.npz"})
+    with pytest.raises(TuteError, match="invalid bot setting"):
+        parse_spec("rules:oops")  # other bots keep the strict form
+
+
+def test_arena_and_selfplay_take_a_policy_file(tmp_path: Path) -> None:
+    from tute.arena import selfplay
+
+    path = _random_policy(tmp_path / "p.npz", "tute_parejas", {})
+    res = selfplay([f"policy:{path}", "random"], "tute_parejas", deals=2, seed=1)
+    assert any(str(path) in label or str(path) in str(value) for label, value in res.rows())
+    out = subprocess.run([sys.executable, "-m", "tute", "arena", f"policy:{path},random",
+                          "--deals", "2"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "policy:" in out.stdout
+
+
+def test_training_example_runs(tmp_path: Path) -> None:
+    script = ROOT / "examples" / "train_policy.py"
+    out_file = tmp_path / "trained.npz"
+    out = subprocess.run([sys.executable, str(script), "--deals", "20", "--epochs", "1",
+                          "--eval", "2", "--out", str(out_file)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "saved" in out.stdout and out_file.is_file()
+    bot = make_bot(f"policy:{out_file}")
+    deal = Deal.new("tute_parejas", seed=9)
+    view = deal.view(deal.to_move)  # type: ignore[arg-type]
+    assert bot.choose(view, view.legal_actions) in view.legal_actions
