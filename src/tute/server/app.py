@@ -169,6 +169,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store.start()
         hub = Hub(store, config, max_tables=max_tables)
         app.state.hub = hub
+        hub.analysis_dir = Path(data_dir) / "analysis"  # analyses of finished games, kept
         restored = await hub.restore_all()
         if restored:
             log.info("restored %d unfinished tables", restored)
@@ -352,6 +353,12 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     async def replay(table_id: str, request: Request) -> dict[str, Any]:
         _check_id(table_id)
         return await hub_of(request).replay(table_id)
+
+    @app.get("/api/games/{table_id}/analysis")
+    async def analysis(table_id: str, request: Request, deal: int | None = None
+                       ) -> dict[str, Any]:
+        _check_id(table_id)
+        return await hub_of(request).analysis(table_id, deal)
 
     async def _table(request: Request, table_id: str) -> Table:
         _check_id(table_id)
