@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(300)
 
 
 def _play_out(client: TestClient) -> dict[str, Any]:
-    r = client.post("/api/play", json={"variant": "tute_parejas", "level": "facil",
+    r: dict[str, Any] = client.post("/api/play", json={"variant": "tute_parejas", "level": "facil",
                                        "options": {"match": {"mode": "series", "deals": 1}}}
                     ).json()
     early = client.get(f"/api/games/{r['id']}/analysis")

@@ -250,7 +250,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     # the single page app routes on the path in the browser
-    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/a/{table_id}", "/j/{code}", "/reglas/{variant}"):
+    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/a/{table_id}", "/j/{code}",
+                 "/reglas/{variant}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
