@@ -315,19 +315,9 @@ def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
 
 def refusals_json(deal: Deal) -> dict[str, dict[str, Any]]:
     """For the seat to move: {card: {code, params}} for every card of its hand that is not
-    legal now (``Deal.refusal``: follow suit, head the trick, trump...). Only that seat's own
-    cards are named, and only its own hand is read."""
-    seat = deal.to_move
-    if seat is None:
-        return {}
-    legal = {str(a) for a in deal.legal_actions()}
-    out: dict[str, dict[str, Any]] = {}
-    for card in deal.hand(seat).to_list():
-        if card not in legal:
-            why = deal.refusal(card)
-            if why is not None:
-                out[card] = why.as_json()
-    return out
+    legal now (``Deal.card_refusals``: follow suit, head the trick, trump...). Only that
+    seat's own cards are named, and only its own hand is read."""
+    return {card: why.as_json() for card, why in deal.card_refusals().items()}
 
 
 def with_private(public: dict[str, Any], private: dict[str, Any] | None) -> dict[str, Any]:
