@@ -65,3 +65,26 @@ def test_analysis_of_a_finished_game_is_cached(make_client: Any, tmp_path: Path)
     t0 = time.perf_counter()
     assert client2.get(f"/api/games/{r['id']}/analysis").json() == a
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_one_deal_of_a_match() -> None:
+    """?deal=N: that deal's decisions, and a summary of them alone."""
+    from tute.analysis import analyze_deals
+    from tute.match import Match
+    from tute.server.hub import analysis_of_deal
+
+    m = Match.new("tute_parejas", seed=3, options={"match": {"mode": "series", "deals": 2}})
+    rng = random.Random(2)
+    while not m.is_over():
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+    full = analyze_deals(list(m.deals), worlds=0, kind="match")
+    whole = full.to_json()
+    second = analysis_of_deal(whole, 1)
+    mine = [d for d in full.decisions if d.deal == 1]
+    assert second["deal"] == 2 and second["decisions"] == [d.to_json() for d in mine]
+    assert second["decisions"] and all(d["deal"] == 1 for d in second["decisions"])
+    lost = [d.dd_loss for d in mine if d.seat == 0 and d.dd_loss is not None]
+    row = second["summary"]["seats"][0]
+    assert row["dd_decisions"] == len(lost)
+    assert row["dd_loss_per_decision"] == (round(sum(lost) / len(lost), 3) if lost else None)

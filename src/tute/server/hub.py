@@ -111,6 +111,8 @@ class Hub:
         self.analysis_dir: Path | None = None
         self._analyses: dict[str, dict[str, Any]] = {}
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # one analysis at a time: the pool's other workers stay free for the bots' moves
+        self._analysis_turn = asyncio.Semaphore(1)
 
     # ------------------------------------------------------------ life cycle
 
@@ -419,8 +421,10 @@ class Hub:
         self._analysing[table_id] = fut
         try:
             rec = await self.record(table_id)  # not_found / not_finished / unavailable
-            t0 = time.perf_counter()
-            out = await shared_pool().analyse({k: v for k, v in rec.items() if k != "players"})
+            async with self._analysis_turn:
+                t0 = time.perf_counter()
+                out = await shared_pool().analyse({k: v for k, v in rec.items()
+                                                   if k != "players"})
             out.update(version=ANALYSIS_VERSION, id=table_id, players=rec["players"],
                        measure="double_dummy", compute_seconds=round(time.perf_counter() - t0, 3))
             if path is not None:
