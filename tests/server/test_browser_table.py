@@ -898,3 +898,24 @@ def test_analysis_view_from_the_end_of_game_and_the_history(
     page.wait_for_selector("#margin-chart")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_analysis_of_a_game_without_partners_draws_a_line_per_player(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_arrastrado_3p",
+                            lambda m: len(m.deal.tricks) == 11 and not m.deal.trick,
+                            options={"loss_limit": 1})
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_arrastrado_3p"))
+    page.goto(base + f"/t/{tid}")
+    _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)
+    page.goto(base + f"/a/{tid}")
+    page.wait_for_selector("#margin-chart", timeout=60_000)
+    data = page.evaluate(f"() => fetch('/api/games/{tid}/analysis').then(r => r.json())")
+    movers = {d["seat"] for d in data["decisions"] if d["deal"] == 0 and d["dd_loss"] is not None}
+    assert page.locator("#margin-chart polyline").count() == len(movers) >= 2
+    assert page.locator("#analysis-summary tbody tr").count() == 3
+    assert "Margen esperado de cada jugador" in page.inner_text("#analysis")
+    _shot(page, "analysis-arrastrado")
+    assert not page.errors, page.errors
+    page.context.close()
