@@ -124,13 +124,16 @@ class Decision:
     worlds: int = 0
     dd_best: str | None = None  # double dummy (None: the solver does not cover it)
     dd_loss: int | None = None
+    #: double dummy: the deal's expected final margin at this decision with best play from
+    #: here (side 0's with two sides, else the mover's against the rest; a tute is +-1000)
+    dd_value: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index, "deal": self.deal, "move": self.move, "trick": self.trick,
             "seat": self.seat, "side": self.side, "kind": self.kind, "played": self.played,
             "best": self.best, "loss": None if self.loss is None else round(self.loss, 2),
-            "dd_best": self.dd_best, "dd_loss": self.dd_loss,
+            "dd_best": self.dd_best, "dd_loss": self.dd_loss, "dd_value": self.dd_value,
             "values": None if self.values is None
             else {a: round(v, 2) for a, v in self.values.items()},
             "worlds": self.worlds,
@@ -165,6 +168,7 @@ class RecordAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         return {"variant": self.variant, "kind": self.kind, "deals": self.deals,
+                "seats": self.seats, "sides": list(self.sides),
                 "complete": self.complete, "budget": self.budget,
                 "seconds": round(self.seconds, 3),
                 "decisions": [d.to_json() for d in self.decisions],
@@ -311,9 +315,9 @@ class _DoubleDummy:
             return self.solver.reaches(child, need, hero)
         return not self.solver.reaches(child, need + 1, hero)
 
-    def measure(self, pos: Deal, act: Action) -> tuple[str, int] | None:
-        """(the best action, the points ``act`` loses against it) for the mover's side, or
-        None where the solver does not cover the position."""
+    def measure(self, pos: Deal, act: Action) -> tuple[str, int, int] | None:
+        """(the best action, the points ``act`` loses against it for the mover's side, the
+        position's expected final margin) or None where the solver does not cover it."""
         from .solver import taken_margin
 
         mover = pos.to_move
@@ -325,11 +329,12 @@ class _DoubleDummy:
             base = taken_margin(pos, hero)
             played = self._total(pos, act, hero, base, best)
             loss = best - played if maximize else played - best
+            value = best if _is_tute(best) else base + best
             if loss <= 0:
-                return str(act), 0
+                return str(act), 0, value
             for other in pos.legal_actions():
                 if other != act and self._reaches(pos, other, hero, base, best, maximize):
-                    return str(other), loss
+                    return str(other), loss, value
         except TuteError:  # a position (or the child) the solver does not take
             self._known = None
             return None
@@ -411,7 +416,7 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                 if exact is not None:
                     found = exact.measure(pos, act)
                     if found is not None:
-                        dec.dd_best, dec.dd_loss = found
+                        dec.dd_best, dec.dd_loss, dec.dd_value = found
                 if worlds:
                     rng = random.Random(f"tute-analysis:{seed}:{k}:{move}")
                     deadline = math.inf if move_time is None else time.perf_counter() + move_time

@@ -750,6 +750,36 @@ class Deal:
         why = self.refusal(action)
         return None if why is None else refusal_text("en", why)
 
+    def card_refusals(self) -> dict[str, Refusal]:
+        """{card: its :meth:`refusal`} for every card of the mover's hand that may not be
+        played now (each as ``refusal(card)`` gives it, the duties worked out once)."""
+        seat = self._to_move
+        if self._phase == _OVER or seat is None:
+            return {}
+        legal = {a for a in self.legal_actions() if isinstance(a, Card)}
+        cards = [c for c in CardSet(self._hands[seat]) if c not in legal]
+        if not cards:
+            return {}
+        if self._phase == _POLL:
+            poll = Refusal.of("poll_first", seat=seat, poll=self._queue[0].kind)
+            return {str(c): poll for c in cards}
+        why = self._card_duties(seat)
+        return {str(c): why.get(c.index) or Refusal.of("not_legal_card") for c in cards}
+
+    def _card_duties(self, seat: int) -> dict[int, Refusal]:
+        """The refusal of each card of ``seat``'s hand the duties of the trick forbid."""
+        stock_phase = bool(self._stock) and self.options.stock_phase_rule != "full"
+        _, why = explain_refusals(
+            self._hands[seat], self._trick, self.trump, self.order,
+            phase="stock" if stock_phase else "obligated",
+            stock_phase_rule=self.options.stock_phase_rule,
+            partner_winning=bool(self._trick) and self._partners
+            and (self._best_seat - seat) % 2 == 0,
+            partner_exemption=self._exempt, must_undertrump=self._undertrump,
+            must_head_after_ruff=self._head_after_ruff,
+        )
+        return why
+
     def refusal(self, action: str | Action) -> Refusal | None:
         """None if ``action`` is legal now, else the :class:`~tute.messages.Refusal` of it."""
         try:
@@ -766,17 +796,7 @@ class Deal:
                 return Refusal.of("poll_first", seat=seat, poll=self._queue[0].kind)
             if not act.mask & self._hands[seat]:
                 return Refusal.of("not_in_hand", card=str(act), seat=seat)
-            stock_phase = bool(self._stock) and self.options.stock_phase_rule != "full"
-            _, why = explain_refusals(
-                self._hands[seat], self._trick, self.trump, self.order,
-                phase="stock" if stock_phase else "obligated",
-                stock_phase_rule=self.options.stock_phase_rule,
-                partner_winning=bool(self._trick) and self._partners
-                and (self._best_seat - seat) % 2 == 0,
-                partner_exemption=self._exempt, must_undertrump=self._undertrump,
-                must_head_after_ruff=self._head_after_ruff,
-            )
-            return why.get(act.index) or Refusal.of("not_legal_card")
+            return self._card_duties(seat).get(act.index) or Refusal.of("not_legal_card")
         if isinstance(act, Declaration):
             return self._why_not_declare(seat, act)
         if isinstance(act, Exchange):

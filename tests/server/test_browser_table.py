@@ -4,7 +4,8 @@ cantes and the auction on the felt, the score sheet, the last trick beside the l
 trump after the stock, long names, dialogs and tap targets on a phone, Spanish messages,
 partnerships from the server, chat, rematch, the countdown before a bot takes a seat, the
 spectator's view, live tables, the visitor's history, help and house rules, the replay, and
-what screen readers are told. Positions that chance would rarely deal (a deal de vueltas, the
+what screen readers are told; the hint button, the explain mode and the analysis view.
+Positions that chance would rarely deal (a deal de vueltas, the
 last trick of a match) are set up by storing a seeded game's event log before the server starts,
 exactly as the server itself stores one. First load and card-play latency are printed.
 
@@ -16,6 +17,7 @@ import copy
 import itertools
 import json
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -730,5 +732,190 @@ def test_phone_invite_dialog_fits(browser: Any, start: Callable[..., str]) -> No
     cut = page.locator(".overlay .dialog").evaluate("e => e.scrollWidth - e.clientWidth")
     assert cut <= 1
     _shot(page, "phone-invite-360")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ hints, explain, analysis
+
+CARD = re.compile(r"^[A234567SCR][oceb]$")
+
+
+def _must_follow(m: Match) -> bool:
+    """Seat 0 to play a card to a trick, with cards it may not play (a duty applies)."""
+    d = m.deal
+    if d.to_move != 0 or not d.trick or not d.tricks:
+        return False
+    legal = [str(a) for a in d.legal_actions()]
+    if not all(CARD.match(a) for a in legal):
+        return False
+    return any(c not in legal for c in d.hand(0).to_list())
+
+
+def test_hint_on_my_turn_and_gone_when_it_passes(browser: Any, start: Callable[..., str],
+                                                 data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas", _must_follow)
+    base = start()
+    page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card.legal")
+    assert page.inner_text("#hint-btn") == "¿Qué jugarías?"
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-line", timeout=40_000)
+    line = page.inner_text("#hint-line")
+    assert line.startswith("Yo jugaría:"), line
+    hint = page.evaluate("() => window.__tute.hint")
+    reason = hint["reason"]["es"]
+    assert reason and reason in line  # the one-line reason, in Spanish
+    assert CARD.match(hint["action"])  # every legal action here is a card
+    hinted = page.locator(".hand-card.hinted")
+    assert hinted.count() == 1 and hinted.get_attribute("data-card") == hint["action"]
+    assert "legal" in (hinted.get_attribute("class") or "")
+    _fits(page, "#hint-line")
+    _fits(page, "#hint-btn")
+    _shot(page, "phone-hint")
+    # two at once: the second is refused, and the page says so in Spanish
+    page.evaluate("() => { const T = window.__tute; for (const r of ['hint8', 'hint9']) "
+                  "T.ws.send(JSON.stringify({type: 'hint', ref: r})); }")
+    page.wait_for_selector(".msg:has-text('Demasiado deprisa')", timeout=20_000)
+    # playing the card passes the turn: the hint goes
+    hinted.click()
+    page.wait_for_selector("#hint-line", state="detached", timeout=20_000)
+    page.wait_for_selector("#hint-btn", state="detached", timeout=20_000)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_no_hint_button_where_people_play(browser: Any, start: Callable[..., str],
+                                          data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas", _must_follow, humans=2)
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card.legal")
+    assert page.locator("#explain-btn").count() == 1  # explaining is always there
+    assert page.locator("#hint-btn").count() == 0
+    # asked anyway (an old page), the server's refusal is worded in the page's language
+    page.evaluate("() => window.__tute.ws.send(JSON.stringify({type: 'hint', ref: 'hint1'}))")
+    page.wait_for_selector(".msg:has-text('En esta mesa no hay pistas')")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(DESKTOP, id="desktop"),
+                                      pytest.param(PHONE, id="phone")])
+def test_explain_mode_says_the_duty_and_why_each_card_is_grey(
+        browser: Any, start: Callable[..., str], data_dir: Path,
+        viewport: dict[str, int]) -> None:
+    tid, tokens, m = seeded(data_dir, "tute_parejas", _must_follow)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card.legal")
+    assert page.locator("#explain").count() == 0  # off until asked for
+    illegal = page.locator(".hand-card.illegal")
+    assert illegal.count() >= 1 and "hay que" not in (illegal.first.get_attribute("title") or "")
+    page.click("#explain-btn")
+    page.wait_for_selector("#explain .duty")
+    duty = page.inner_text("#explain .duty")
+    assert duty.startswith("Ahora:") and re.search(r"asistir|montar|fallar|triunfo", duty), duty
+    # each greyed card has the engine's reason (the refusal catalogue's Spanish words)
+    refusals = page.evaluate("() => window.__tute.state.deal.refusals")
+    legal = page.evaluate("() => window.__tute.state.deal.legal_actions")
+    assert set(refusals) == {c for c in m.deal.hand(0).to_list() if c not in legal}
+    assert all(r["code"].startswith("must_") for r in refusals.values())
+    why = page.inner_text("#explain .why")
+    assert "hay que" in why, why
+    for k in range(illegal.count()):
+        assert "hay que" in (illegal.nth(k).get_attribute("title") or "")
+    assert page.locator("#explain-btn").get_attribute("aria-pressed") == "true"
+    _fits(page, "#explain")
+    _shot(page, f"explain-{viewport['width']}")
+    # remembered, and in English in an English page
+    page.evaluate("() => localStorage.setItem('tute.lang', 'en')")
+    page.reload()
+    page.wait_for_selector("#explain .duty")
+    _wait_text(page, "#explain .why", "must")
+    assert page.inner_text("#explain .duty").startswith("Now:")
+    assert page.inner_text("#hint-btn") == "What would you play?"
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def _wait_text(page: Any, selector: str, text: str, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in page.inner_text(selector):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} never said {text!r}: {page.inner_text(selector)!r}")
+
+
+def test_analysis_view_from_the_end_of_game_and_the_history(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas",
+                            lambda m: len(m.deal.tricks) == 8 and not m.deal.trick,
+                            options={"match": {"mode": "series", "deals": 1}})
+    base = start()
+    page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
+    # while the game is played there is no analysis: it would show every hand
+    early = page.request.get(base + f"/api/games/{tid}/analysis")
+    assert early.status == 409 and early.json()["error"] == "not_finished"
+    page.goto(base + f"/t/{tid}")
+    _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)
+    page.click("#analysis-btn")
+    page.wait_for_url(f"**/a/{tid}")
+    page.wait_for_selector("#margin-chart", timeout=60_000)
+    assert "doble muerto" in page.inner_text("#measure-note")
+    assert "pimc" in page.inner_text("#measure-note")  # and why the search measure is not here
+    assert page.locator("#margin-chart polyline").count() == 1
+    rows = page.locator("#analysis-summary tbody tr")
+    assert rows.count() == 4 and "Ana" in rows.first.inner_text()
+    data = page.evaluate(f"() => fetch('/api/games/{tid}/analysis').then(r => r.json())")
+    worst = [d for d in data["decisions"] if d["dd_loss"] is not None and d["dd_loss"] > 2]
+    if worst:
+        assert page.locator("#margin-chart .mistake-dot").count() == len(worst)
+        text = page.inner_text("#mistakes")
+        assert "mejor era" in text and f"(+{worst[0]['dd_loss']})" in text
+    else:
+        assert "Ningún error" in page.inner_text("#analysis")
+    for sel in ("#analysis", "#margin-chart", "#analysis-summary", "#measure-note"):
+        _fits(page, sel)
+    cut = page.locator("#analysis-summary").evaluate(
+        "e => e.parentElement.scrollWidth - e.parentElement.clientWidth")
+    assert cut <= 1
+    _shot(page, "phone-analysis")
+    # the cached analysis comes back fast
+    ms = page.evaluate(f"async () => {{ const t0 = performance.now(); "
+                       f"await fetch('/api/games/{tid}/analysis?deal=1'); "
+                       f"return performance.now() - t0; }}")
+    print(f"cached analysis in the browser: {ms:.0f} ms")
+    assert ms < 1000
+    # and it is offered in the history of finished games
+    page.goto(base + "/")
+    page.wait_for_selector("#history .analysis-link")
+    _click(page.locator("#history .analysis-link").first)
+    page.wait_for_selector("#margin-chart")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_analysis_of_a_game_without_partners_draws_a_line_per_player(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_arrastrado_3p",
+                            lambda m: len(m.deal.tricks) == 11 and not m.deal.trick,
+                            options={"loss_limit": 1})
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_arrastrado_3p"))
+    page.goto(base + f"/t/{tid}")
+    _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)
+    page.goto(base + f"/a/{tid}")
+    page.wait_for_selector("#margin-chart", timeout=60_000)
+    data = page.evaluate(f"() => fetch('/api/games/{tid}/analysis').then(r => r.json())")
+    movers = {d["seat"] for d in data["decisions"] if d["deal"] == 0 and d["dd_loss"] is not None}
+    assert page.locator("#margin-chart polyline").count() == len(movers) >= 2
+    assert page.locator("#analysis-summary tbody tr").count() == 3
+    assert "Margen esperado de cada jugador" in page.inner_text("#analysis")
+    _shot(page, "analysis-arrastrado")
     assert not page.errors, page.errors
     page.context.close()

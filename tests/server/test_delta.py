@@ -59,7 +59,18 @@ def test_public_plus_private_is_the_core_view(variant: str) -> None:
         assert pub_deal["hand"] == [] and pub_deal["legal_actions"] == []
         assert pub_deal["seat"] is None and pub_deal["side"] is None
         for s in range(n):
-            assert now[s]["deal"] == m.deal.view(s).to_json(), (variant, steps, s)
+            mine = dict(now[s]["deal"])
+            refusals = mine.pop("refusals")
+            assert mine == m.deal.view(s).to_json(), (variant, steps, s)
+            # the refusals: the mover's own unplayable cards, each with the engine's reason
+            if m.deal.to_move == s:
+                legal = set(mine["legal_actions"])
+                assert set(refusals) == {c for c in mine["hand"] if c not in legal}
+                for card, why in refusals.items():
+                    ref = m.deal.refusal(card)
+                    assert ref is not None and why == ref.as_json()
+            else:
+                assert refusals == {}
             assert {k for k in now[s]["deal"] if now[s]["deal"][k] != pub_deal[k]} <= set(
                 PRIVATE_KEYS)
         for a in audiences:

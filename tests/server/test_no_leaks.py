@@ -126,9 +126,24 @@ class Oracle:
 
     def _views(self, deal: Any) -> dict[int | None, dict[str, Any]]:
         views: dict[int | None, dict[str, Any]] = {
-            s: deal.view(s).to_json() for s in range(self.n)}
-        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": []}
+            s: {**deal.view(s).to_json(), "refusals": self._refusals(deal, s)}
+            for s in range(self.n)}
+        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": [],
+                       "refusals": {}}
         return views
+
+    @staticmethod
+    def _refusals(deal: Any, seat: int) -> dict[str, Any]:
+        """The engine's reason for each card of the mover's own hand it may not play."""
+        if deal.to_move != seat:
+            return {}
+        legal = {str(a) for a in deal.legal_actions()}
+        out = {}
+        for card in deal.hand(seat).to_list():
+            why = None if card in legal else deal.refusal(card)
+            if why is not None:
+                out[card] = why.as_json()
+        return out
 
     @staticmethod
     def _seen(acc: dict[int | None, set[str]], views: dict[int | None, dict[str, Any]]) -> None:

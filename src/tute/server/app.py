@@ -169,6 +169,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store.start()
         hub = Hub(store, config, max_tables=max_tables)
         app.state.hub = hub
+        hub.analysis_dir = Path(data_dir) / "analysis"  # analyses of finished games, kept
         restored = await hub.restore_all()
         if restored:
             log.info("restored %d unfinished tables", restored)
@@ -249,7 +250,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     # the single page app routes on the path in the browser
-    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/j/{code}", "/reglas/{variant}"):
+    for path in ("/", "/t/{table_id}", "/r/{table_id}", "/a/{table_id}", "/j/{code}",
+                 "/reglas/{variant}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -352,6 +354,12 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     async def replay(table_id: str, request: Request) -> dict[str, Any]:
         _check_id(table_id)
         return await hub_of(request).replay(table_id)
+
+    @app.get("/api/games/{table_id}/analysis")
+    async def analysis(table_id: str, request: Request, deal: int | None = None
+                       ) -> dict[str, Any]:
+        _check_id(table_id)
+        return await hub_of(request).analysis(table_id, deal)
 
     async def _table(request: Request, table_id: str) -> Table:
         _check_id(table_id)

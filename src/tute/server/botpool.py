@@ -6,7 +6,8 @@ it would hold the interpreter lock and delay every other table's intents. Bots w
 are not fork-safe) with only what they may know -- the seat's view and the legal actions -- and
 a seed derived from the table's, so a restart replays the same choices. Light bots (``random``,
 ``rules``: microseconds) keep running in a thread beside the loop. Hints (:mod:`tute.hints`:
-the search bot's suggestion for a player, from the player's view) go to the same pool.
+the search bot's suggestion for a player, from the player's view) and the analysis of finished
+games (:mod:`tute.analysis`, double dummy) go to the same pool.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def _hint(view: SeatView, seed: int) -> dict[str, Any]:
     return suggest(view, seed).to_json()
 
 
+def _analyse(record: dict[str, Any]) -> dict[str, Any]:
+    """In the worker: the double-dummy analysis of a finished game's record (all hands known;
+    the search measure, 10-30 s a deal, is left to ``tute analyze``)."""
+    from ..analysis import analyze_record
+
+    return analyze_record(record, worlds=0).to_json()
+
+
 class BotPool:
     """A lazily started process pool for the heavy bots of every table."""
 
@@ -61,6 +70,12 @@ class BotPool:
         """A hint for the seat of ``view`` (tute.hints: action and reason), off the loop."""
         loop = asyncio.get_running_loop()
         result: dict[str, Any] = await loop.run_in_executor(self._executor(), _hint, view, seed)
+        return result
+
+    async def analyse(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The double-dummy analysis of a finished game's record (tute.analysis), off the loop."""
+        loop = asyncio.get_running_loop()
+        result: dict[str, Any] = await loop.run_in_executor(self._executor(), _analyse, record)
         return result
 
     def _executor(self) -> ProcessPoolExecutor:

@@ -5,6 +5,7 @@ import { page, setRouter, nav } from "./shell.js";
 import { lobbyPage, joinByCode, rulesPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { analysisPage } from "./analysis.js";
 
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (ev) => {
@@ -23,6 +24,7 @@ function route() {
   let m;
   if ((m = p.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
   if ((m = p.match(/^\/r\/([\w-]+)$/))) return replayPage(m[1]);
+  if ((m = p.match(/^\/a\/([\w-]+)$/))) return analysisPage(m[1]);
   if ((m = p.match(/^\/j\/(\w+)$/))) return joinByCode(m[1]);
   if ((m = p.match(/^\/reglas\/(\w+)$/))) return rulesPage(m[1]);
   return lobbyPage();

@@ -12,8 +12,10 @@ export function position(seat, me, n) {
   return ["bottom", "right", "top", "left"][rel];
 }
 
-export function cardFace(c, cls = "", attrs = "") {
-  return `<div class="card ${cls}" data-card="${c}" title="${esc(cardName(c))}" aria-label="${esc(cardName(c))}" ${attrs}>${cardSVG(c)}</div>`;
+// why: a line added to the card's title (the explain mode's reason it may not be played)
+export function cardFace(c, cls = "", attrs = "", why = "") {
+  const title = why ? `${cardName(c)}: ${why}` : cardName(c);
+  return `<div class="card ${cls}" data-card="${c}" title="${esc(title)}" aria-label="${esc(title)}" ${attrs}>${cardSVG(c)}</div>`;
 }
 
 export function backs(n, max = 10) {

@@ -35,7 +35,9 @@ export function handHTML(cards, opts) {
     const state = opts.myTurn ? (opts.legal.has(c) ? "legal" : "illegal") : "";
     // illegal cards stay pressable (the answer says why) but are announced as unavailable
     const dis = opts.myTurn && opts.legal.has(c) ? "" : 'aria-disabled="true"';
-    return cardFace(c, `hand-card ${state}`, `tabindex="0" role="button" ${dis}`);
+    const hinted = opts.hint === c ? " hinted" : "";
+    const why = opts.why ? opts.why(c) : "";
+    return cardFace(c, `hand-card ${state}${hinted}`, `tabindex="0" role="button" ${dis}`, why);
   }).join("")}</div>`).join("");
 }
 
@@ -104,8 +106,8 @@ export function restoreFocus(root, f) {
 }
 
 // Subastado offers every bid up to 230: a few buttons, the rest in a list.
-export function actionButtons(actions) {
-  const btn = (a) => `<button class="action-btn" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`;
+export function actionButtons(actions, hint = null) {
+  const btn = (a) => `<button class="action-btn${a === hint ? " hinted" : ""}" data-action="${esc(a)}">${esc(actionLabel(a))}</button>`;
   const bids = actions.filter((a) => a.startsWith("bid:"));
   const rest = actions.filter((a) => !a.startsWith("bid:"));
   let html = rest.map(btn).join("") + bids.slice(0, 4).map(btn).join("");

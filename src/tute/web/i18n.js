@@ -81,6 +81,22 @@ const ES = {
   cantesNone: "Sin cantes todavía", seats2: "Jugadores", watching: "{0} mirando",
   firstLoad: "", pts: "{0} tantos", of: "de", closeBtn: "Cerrar", rulesLink: "Ver las reglas",
   err_generic: "Algo ha fallado: {0}",
+  hintBtn: "¿Qué jugarías?", hintWait: "Pensando…", hintSays: "Yo jugaría: {0}",
+  explain: "Explicar", explainOn: "Explicar las obligaciones: sí", explainOff: "Explicar las obligaciones: no",
+  obligation: "Ahora: {0}", ob_lead: "sales tú: cualquier carta vale", ob_free: "libre: cualquier carta vale",
+  ob_must_follow: "asistir al palo", ob_must_answer_trump: "responder al arrastre con triunfo",
+  ob_must_beat: "montar (superar la baza)", ob_must_trump: "fallar (sin palo, triunfo)",
+  ob_must_overtrump: "montar el triunfo (pisar)", ob_must_play_trump: "jugar triunfo",
+  ob_other: "primero, otra decisión", ob_and: " y ",
+  analysis: "Análisis", analysisTitle: "Análisis", analysisOf: "Análisis · {0}",
+  analysisMeasure: "Medida: doble muerto (el resolvedor exacto, con todas las manos a la vista). La medida de búsqueda (pimc) tarda de 10 a 30 s por mano: solo con «tute analyze».",
+  analysisChart: "Margen esperado de {0} a lo largo de la mano (con juego perfecto desde cada decisión)",
+  analysisChartSeat: "Margen esperado de cada jugador en sus decisiones",
+  analysisMistakes: "Errores", analysisNoMistakes: "Ningún error de más de {0} tantos.",
+  betterWas: "Baza {0} · {1} jugó {2}: mejor era {3} (+{4})",
+  analysisSummary: "Resumen por jugador", decisionsCol: "Decisiones", lossCol: "Tantos perdidos por decisión",
+  accuracyCol: "Precisión", analysisNone: "El resolvedor no cubre ninguna decisión de esta mano.",
+  analysisWait: "Analizando la partida…", dealPick: "Mano",
 };
 
 const EN = {
@@ -165,6 +181,22 @@ const EN = {
   cantesNone: "No declarations yet", seats2: "Players", watching: "{0} watching",
   firstLoad: "", pts: "{0} points", of: "of", closeBtn: "Close", rulesLink: "Read the rules",
   err_generic: "Something went wrong: {0}",
+  hintBtn: "What would you play?", hintWait: "Thinking…", hintSays: "I would play: {0}",
+  explain: "Explain", explainOn: "Explain the duties: on", explainOff: "Explain the duties: off",
+  obligation: "Now: {0}", ob_lead: "your lead: any card will do", ob_free: "free: any card will do",
+  ob_must_follow: "follow suit", ob_must_answer_trump: "answer the trump lead with a trump",
+  ob_must_beat: "beat the trick", ob_must_trump: "trump (void in the suit)",
+  ob_must_overtrump: "overtrump", ob_must_play_trump: "play a trump",
+  ob_other: "first, another decision", ob_and: " and ",
+  analysis: "Analysis", analysisTitle: "Analysis", analysisOf: "Analysis · {0}",
+  analysisMeasure: "Measure: double dummy (the exact solver, every hand known). The search measure (pimc) takes 10 to 30 s a deal: only with “tute analyze”.",
+  analysisChart: "{0}'s expected margin through the deal (perfect play from each decision)",
+  analysisChartSeat: "Each player's expected margin at their decisions",
+  analysisMistakes: "Mistakes", analysisNoMistakes: "No mistake of more than {0} points.",
+  betterWas: "Trick {0} · {1} played {2}: better was {3} (+{4})",
+  analysisSummary: "Summary per player", decisionsCol: "Decisions", lossCol: "Points lost per decision",
+  accuracyCol: "Accuracy", analysisNone: "The solver covers no decision of this deal.",
+  analysisWait: "Analysing the game…", dealPick: "Deal",
 };
 
 const DICTS = { es: ES, en: EN };
@@ -233,9 +265,13 @@ const ERRORS = {
     unavailable: "Los datos de esta mesa están dañados.", server_full: "El servidor está lleno; prueba dentro de un rato.",
     too_many_connections: "Demasiadas conexiones desde tu dirección.", bad_token: "Ese asiento ya no es tuyo.",
     protocol: "Esta página es antigua: recárgala.", bad_message: "Mensaje no válido.", too_long: "Mensaje demasiado largo.",
+    hints_off: "En esta mesa no hay pistas: juegan otras personas.", hint_failed: "No se pudo calcular la pista; prueba otra vez.",
     bad_table: "No se puede crear esa mesa: {0}", bad_request: "Petición no válida: {0}", timeout: "Se agotó el tiempo.",
   },
-  en: {},
+  en: {
+    hints_off: "No hints at this table: other people play here.", hint_failed: "No hint could be computed; try again.",
+    rate_limited: "Too fast: wait a moment.",
+  },
 };
 
 export function errorText(code, reason, refusal, you) {

@@ -178,6 +178,7 @@ export async function lobbyPage() {
           <span><b>${esc(variantName(g.variant))}</b> ${resultText(g)} · ${g.players.map(esc).join(", ")}
           <span class="muted">${g.finished_at ? new Date(g.finished_at * 1000).toLocaleString(getLang()) : ""}</span></span>
           <span><a class="btn" href="/r/${esc(g.id)}" data-nav>${t("replay")}</a>
+          <a class="btn analysis-link" href="/a/${esc(g.id)}" data-nav>${t("analysis")}</a>
           <a class="btn ghost" href="/api/games/${esc(g.id)}/record" download>${t("download")}</a></span></li>`).join("")}</ul>`
           : `<p class="muted">${t("noMyHistory")}</p>`}
       </section>

@@ -12,6 +12,7 @@ import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from 
 import { chatHTML, chatLogHTML, lineText } from "./chat.js";
 import { announcer, eventLine, FELT } from "./words.js";
 import { sideHTML } from "./side.js";
+import { explainPref, hintsAllowed, hintText, learnButtons, explainHTML, refusalOf } from "./learn.js";
 
 const PROTOCOL = 2;
 
@@ -29,6 +30,7 @@ export function tablePage(id) {
     overlay: null, message: "", pending: false, closed: false, fatal: null, retry: 0,
     connected: false, chat: [], chatOpen: false, unread: 0, botAt: {}, from: null,
     rematch: null, rematchWaiting: false, skeleton: false,
+    hint: null, hinting: false, hintN: 0, explain: explainPref.on,
   };
   const C = {
     T, local, seatName, sideName, mySide, liveTotals,
@@ -170,6 +172,11 @@ export function tablePage(id) {
         say(`${m.name || seatName(m.seat)}: ${lineText(m)}`);
         render();
         break;
+      case "hint":
+        T.hinting = false;
+        if (m.v === T.v) { T.hint = m; say(hintText(m)); }
+        render();
+        break;
       case "rematch":
         T.rematch = m;
         if (m.token) local.keep(m.id, m.seat, m.token, T.info.variant);
@@ -178,6 +185,7 @@ export function tablePage(id) {
         break;
       case "error":
         T.pending = false;
+        if (m.ref && m.ref.startsWith("hint")) T.hinting = false;
         if (m.fatal) {
           if (m.code === "bad_token") { local.forget(id); T.token = null; return; }
           T.fatal = errorText(m.code, m.reason);
@@ -340,18 +348,27 @@ export function tablePage(id) {
   function renderMe(d, myTurn, legal, names) {
     const el = document.getElementById("me");
     const buttons = myTurn ? d.legal_actions.filter((a) => !CARD_RE.test(a)) : [];
+    // a hint is for the position it was asked in: gone once the turn passes
+    if (T.hint && (!myTurn || T.hint.v !== T.v)) T.hint = null;
+    if (!myTurn) T.hinting = false;
+    const canHint = hintsAllowed(T.info, T.seat);
+    const learn = myTurn ? `<div class="learn">${learnButtons({ canHint, pending: T.hinting, explain: T.explain })}</div>` : "";
+    const hintLine = T.hint ? `<p class="hint-line" id="hint-line" role="status">${esc(hintText(T.hint))}</p>` : "";
+    const explain = myTurn && T.explain ? explainHTML(d, T.seat) : "";
     const focus = focusOf(el);
     const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>`
       : d.to_move !== null ? t("waitingFor", esc(seatName(d.to_move))) : "";
     const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
     const hand = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
-      : handHTML(d.hand, { legal, myTurn, avail, vw: innerWidth });
+      : handHTML(d.hand, { legal, myTurn, avail, vw: innerWidth, hint: T.hint?.action,
+        why: myTurn && T.explain ? (c) => refusalOf(d, c, T.seat) : null });
     const idle = T.seat !== null && seating().idle.includes(T.seat) ? `<span class="tag">${t("sitsOut")}</span>` : "";
     const html = `<div class="me-line ${myTurn ? "to-move" : ""}">${T.seat === null ? "" : `<span class="who">${esc(names[T.seat])}</span>`}
         ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
         ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
         <span class="turn">${turnMsg}</span></div>
-      ${buttons.length ? `<div class="actions">${actionButtons(buttons)}</div>` : ""}
+      ${learn}${hintLine}${explain}
+      ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
       <div class="hand" id="hand" aria-label="${esc(t("yourTurn"))}">${hand}</div>
       <p class="msg" role="alert">${esc(T.message)}</p>`;
     if (setHTML(el, html)) {
@@ -399,6 +416,13 @@ export function tablePage(id) {
     }
     switch (what) {
       case "sound": local.sound = !local.sound; render(); beep(); break;
+      case "hint":
+        if (T.hinting) break;
+        T.hinting = true; T.message = "";
+        send({ type: "hint", ref: `hint${++T.hintN}` });
+        render();
+        break;
+      case "explain": T.explain = !T.explain; explainPref.on = T.explain; render(); break;
       case "last": T.showLast = !T.showLast; render(); break;
       case "sheet": T.overlayBefore = T.overlay; T.overlay = "sheet"; render(); break;
       case "help": T.overlayBefore = T.overlay; T.overlay = "help"; render(); break;
