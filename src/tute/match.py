@@ -19,7 +19,15 @@ from .deal import Deal, SeatView
 from .errors import IllegalActionError, RecordError, TuteError
 from .games import Game, game_for
 from .games.base import MatchTally
-from .records import check_header, check_result, field, record_head, record_options
+from .records import (
+    V1Replay,
+    check_header,
+    check_result,
+    field,
+    record_head,
+    record_options,
+    tracing_rights,
+)
 from .shuffle import MAX_SEED, derive_seed, new_seed, randbelow, shuffled
 from .variants import Options, Variant, find_variant
 
@@ -260,10 +268,19 @@ class Match:
         seed = field(rec, "seed", int)
         first = field(rec, "first_dealer", int, required=False)
         deals = field(rec, "deals", list)
+        if rec["version"] == 1:  # the exchange questions of version 1 are read off
+            with tracing_rights():
+                return cls._from_record(rec, variant, options, seed, first, deals, v1=True)
+        return cls._from_record(rec, variant, options, seed, first, deals, v1=False)
+
+    @classmethod
+    def _from_record(cls, rec: Mapping[str, Any], variant: str, options: dict[str, Any],
+                     seed: int, first: int | None, deals: list[Any], *, v1: bool) -> Match:
         try:
             match = cls.new(variant, seed=seed, options=options, first_dealer=first)
         except TuteError as exc:
             raise RecordError(f"invalid record: {exc}", field="variant") from None
+        feed = V1Replay(match.apply, lambda: match.deal) if v1 else None
         offset = 0
         for k, entry in enumerate(deals):
             if not isinstance(entry, Mapping):
@@ -293,7 +310,12 @@ class Match:
                                   field="deals")
             for i, action in enumerate(actions):
                 try:
-                    match.apply(action)
+                    if feed is None:
+                        match.apply(action)
+                    else:
+                        feed.feed(action)
+                        if i == len(actions) - 1:
+                            feed.close()
                 except IllegalActionError as exc:
                     raise RecordError(
                         f"deal {k} action {i} ({action!r}) is illegal: {exc.reason}",
