@@ -295,6 +295,14 @@ def _family(var: Variant) -> str:
             "tute_subastado": "subastado", "tute_cabron": "cabron"}.get(var.id, "parejas")
 
 
+def _kept_rights(var: Variant, opts: Options) -> bool:
+    """Whether every stock exchange after a draw is made by a right kept from before it (the
+    rule book's timing; not own_turn_any, nor Guiñote's any_trick_won, which also let a card
+    just drawn be given on one's turn)."""
+    return (var.stock and opts.exchange_timing != "own_turn_any"
+            and game_for(var).turn_exchange(opts) == 0)
+
+
 def _stock_sizes(var: Variant, opts: Options, n: int) -> tuple[int, int]:
     if not var.stock:
         return 0, 0
@@ -318,6 +326,8 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
     swaps: list[Swap] = []
     public: list[tuple[int, int, int]] = []
     own: dict[int, int] = {}
+    kept = _kept_rights(var, opts)
+    drawn_since_trick = False
     passes: list[tuple[int, int]] = []
     drew = 0
     own_discard = -1
@@ -335,8 +345,10 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
         elif isinstance(e, TrickTaken):
             winners.append(e.winner)
             trick = []
+            drawn_since_trick = False
         elif isinstance(e, Drew):
             drew += 1
+            drawn_since_trick = True
             rnd = (drew - 1) // n + 1
             if e.card is not None and e.public:
                 public.append((e.seat, rnd, e.card.index))
@@ -352,7 +364,9 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
                 mask |= c.mask
             shows.append(Shown(e.seat, mask, e.declaration, drew // n, idx))
         elif isinstance(e, Exchanged):
-            swaps.append(Swap(e.seat, e.given.index, e.taken.index, drew // n, idx))
+            # a right kept over a draw gives only a card held before it (see _kept_rights)
+            held_by = drew // n - (kept and drawn_since_trick)
+            swaps.append(Swap(e.seat, e.given.index, e.taken.index, held_by, idx))
         elif isinstance(e, Passed):
             passes.append((e.seat, idx))
         elif isinstance(e, TookOver):
@@ -446,10 +460,13 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
             bound = rounds if first is None else min(first - 1, total_rounds, rounds)
             shows.append(Shown(s, mask, decl, bound, -1))
     swaps: list[Swap] = []
+    # a right kept over a draw gives only a card held before it (not so sure of the last
+    # round's question with exchange_last_round_allowed: the loose bound then)
+    early = int(_kept_rights(var, opts) and not opts.exchange_last_round_allowed)
     for s, given, taken in view.exchanges:
         first = play_trick.get(taken.index)
         bound = rounds if first is None else min(first - 1, total_rounds, rounds)
-        swaps.append(Swap(s, given.index, taken.index, bound, -1))
+        swaps.append(Swap(s, given.index, taken.index, max(0, bound - early), -1))
     public: list[tuple[int, int, int]] = []
     if var.stock and rounds == total_rounds and winners:
         # the last drawer of the last round takes the upcard face up: the last 7/2 given,
@@ -612,6 +629,12 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
             lines[s] = SeatLine(s, size, rounds, cards, pinned, pinned_initial)
         if not hist.exactly_timed and (hist.shows or hist.swaps):
             notes.append("the moment of a cante or an exchange is not in the view")
+        if (not hist.exactly_timed and view.to_move == obs and view.trump is not None
+                and _kept_rights(var, opts)
+                and view.hand.mask & (0b10001 << 10 * int(view.trump))):
+            # a kept right gives a card held before the last draw: the offer of the
+            # exchange (or its absence) says when the seat's own 7 or 2 came
+            notes.append("whether the seat's 7 or 2 was held before the last draw")
 
     held_by = [played_by[s] | given_by[s] | known_in[s] for s in range(n)]
     forbids = _forbids(view, var, opts, hist, hidden, domains, lines, held_by, taken_by,
