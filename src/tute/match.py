@@ -9,7 +9,7 @@ Deal ``k`` is shuffled from ``derive_seed(match_seed, k)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from .records import (
 from .shuffle import MAX_SEED, derive_seed, new_seed, randbelow, shuffled
 from .variants import Options, Variant, find_variant
 
-__all__ = ["Match", "MatchResult", "MatchView"]
+__all__ = ["Match", "MatchResult", "MatchView", "replay_stored"]
 
 _FIRST_DEALER_INDEX = 1_000_003
 
@@ -331,6 +331,37 @@ class Match:
     def __repr__(self) -> str:
         return (f"<Match {self.variant.id} deal {len(self.deals)} games={self.games}"
                 f"{' over' if self.is_over() else ''}>")
+
+
+def replay_stored(make: Callable[[], Match], actions: Sequence[str]) -> Match:
+    """The match ``make`` starts, after ``actions`` stored by this version or by version 1
+    (a server's table saved before the exchange right was kept for the seat's turn; it may
+    have been played on since): replayed as they are when they all fit, else read as version
+    1's (:class:`~tute.records.V1Replay`, which goes on in today's form after the first
+    action of it). Raises :class:`~tute.errors.RecordError` with the index of the action that
+    fits neither reading (the further one)."""
+    m = make()
+    first = len(actions)
+    for i, action in enumerate(actions):
+        try:
+            m.apply(action)
+        except IllegalActionError:
+            first = i
+            break
+    else:
+        return m
+    with tracing_rights():
+        m = make()
+        v1 = V1Replay(m.apply, lambda: m.deal)
+        for i, action in enumerate(actions):
+            try:
+                v1.feed(action)
+            except IllegalActionError as exc:
+                at = max(i, first)
+                raise RecordError(f"action {at} ({actions[at]!r}) is illegal: {exc.reason}",
+                                  index=at, field="actions") from None
+        v1.close()
+    return m
 
 
 def _choose_first_dealer(var: Variant, opts: Options, seed: int, n: int) -> int:
