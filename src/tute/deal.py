@@ -274,7 +274,7 @@ class Deal:
     _events: list[Event]
     _undo: list[tuple[Any, ...]]
     _legal_cache: int
-    # Reading version-1 records (records.migrate_actions): where an exchange question was
+    # Reading version-1 records (records.V1Replay): where an exchange question was
     # turned into a kept right, as (actions before it, the seats in asking order); else None.
     _trace: list[tuple[int, tuple[int, ...]]] | None
 
