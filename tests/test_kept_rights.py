@@ -285,7 +285,7 @@ def test_a_version_1_record_with_exchange_questions_migrates() -> None:
     deal = tute.Deal.from_record(record)
     assert deal.result().to_json() == data["result"]
     assert tute.PASS not in deal.actions
-    (seat, given, taken), = deal.exchanges
+    assert len(deal.exchanges) == 1
     kinds = [type(e).__name__ for e in deal.events]
     at = kinds.index("Exchanged")
     assert kinds[at - 1] in ("Drew", "Declared")  # after the draw: the winner's turn
@@ -323,7 +323,7 @@ def test_a_server_table_stored_by_version_1_replays() -> None:
     for name in ("guinote_match", "habanero_per_deal_match", "corriente_match",
                  "guinote_2p_match"):
         record, actions = _stored(name)
-        def make() -> Match:
+        def make(record: dict[str, Any] = record) -> Match:
             return Match.new(record["variant"], seed=record["seed"],
                              options=record["options"], first_dealer=record["first_dealer"])
         m = replay_stored(make, actions)
