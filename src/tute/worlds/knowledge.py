@@ -29,8 +29,9 @@ other games every interval is ``[0, 0]``: a card ruled out is simply not in that
 
 **Pair conditions.** Under ``forty_first=enforce`` a 20 tells the table the singer did not
 hold the trump marriage then. Where the winner's partner may declare too (Guiñote), the engine
-asks the partner only when it has a declaration available, so every window it was not asked in
-says it held no unsung marriage (nor a tute) then. Those are conditions on several cards at
+asks the partner only when it has a declaration available (or its kept exchange would give it
+one: not encoded), so every window it was not asked in says it held no unsung marriage (nor a
+tute) then. Those are conditions on several cards at
 once (:class:`Forbid`), encoded exactly. What is not encoded -- a partner asked and passing,
 the options ``cante_restriction``, ``tute_dealt_wins_immediately`` and the like, the moments a
 log-less view does not show -- is left to the replay of the record, which refuses a world that
@@ -722,6 +723,11 @@ def _poll_forbids(view: SeatView, var: Variant, opts: Options, hist: History,
     initial, _rounds = _stock_sizes(var, opts, n)
     second = order.marriage  # the sota (Guiñote) or the caballo
     trump = None if view.trump is None else int(view.trump)
+    up = view.trump_card
+    if (var.stock and up is not None and trump is not None and _kept_rights(var, opts)
+            and marriage_mask(trump, order) >> up.index & 1):
+        # a partner is also asked when its kept 7 would take the upcard into its 40
+        notes.append("a partner not asked to sing held no kept 7 for the 40 either")
     out: list[Forbid] = []
     drew = 0
     for ti, e in enumerate(events):
