@@ -1,7 +1,9 @@
 """Golden game records: deals and matches saved by the engine as it was before the one-home
 refactor (issue 16), with their results and event logs. ``test_golden_records.py`` loads each
 one and checks that it still means the same; ``python tests/golden_records.py`` rewrites them
-(only do that when a record format change is intended and migrated).
+(only do that when a record format change is intended and migrated). The stored records are
+version 1, the engine that asked about the exchange after every stock-phase trick: they test
+the migration to version 2, so they are not to be rewritten by today's engine.
 
 Every case is played by a seeded random choice among the legal actions, so a case is fixed
 by its variant, options and seeds alone. The ``*_hide_arrastre_suit_*`` records set an option

@@ -126,7 +126,7 @@ def test_text_output_and_progress_free_pipe(tmp_path: Path) -> None:
     ("", "invalid JSON"),
     ({"format": "tute-record", "version": 1, "variant": "tute_parejas", "seed": 1,
       "actions": ["Zz"]}, "index 0"),
-    ({"format": "tute-record", "version": 2}, "version"),
+    ({"format": "tute-record", "version": 3}, "version"),
     ({"format": "tute-record", "version": 1, "seed": 1}, "'variant'"),
     ([1, 2], "JSON object"),
 ])

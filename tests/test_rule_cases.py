@@ -1328,11 +1328,13 @@ def exchange_scenario(entry: Entry, winner: int) -> tuple[tute.Deal, list[str], 
     return tute.Deal.new(var.id, **layout), deal_builders.flat(tricks), t
 
 
-def walk_exchanges(deal: tute.Deal, script: list[str], stock_cards: int, winner: int,
+def walk_exchanges(deal: tute.Deal, script: list[str], t: int, winner: int,
                    requests: list[Request], apply_allowed: bool) -> tuple[set[int], list[Any]]:
-    """Play ``script`` (answering questions with ``pass``) and on until the next draw; at every
-    moment when the last trick went to ``winner`` and the stock holds ``stock_cards``, note
-    which requests are legal for the seat to move (a refused one must say why). With
+    """Play ``script`` (answering questions with ``pass``) and on through the next trick; at
+    every moment from the end of the script's last trick (won by ``winner``, leaving the stock
+    ``stock_cards`` before its draw) to the end of the next one, note which requests are
+    legal for the seat to move (a refused one must say why): the right is asked before the
+    draw only in the last round, and otherwise kept for the seat's turn in the next trick. With
     ``apply_allowed`` the allowed requests are made, in order, as soon as they are legal.
     Returns the indices of the requests found legal and the upcard after each exchange made."""
     found: set[int] = set()
@@ -1341,9 +1343,7 @@ def walk_exchanges(deal: tute.Deal, script: list[str], stock_cards: int, winner:
     i = 0
     while not deal.is_over():
         seat = deal.to_move
-        if deal.tricks and deal.tricks[-1].winner == winner and (
-            deal.stock_count == stock_cards
-        ):
+        if deal.tricks and deal.tricks[-1].winner == winner and len(deal.tricks) == t:
             legal = deal_builders.exchanges(deal)
             for k, r in enumerate(requests):
                 if r.seat == seat:
@@ -1365,6 +1365,8 @@ def walk_exchanges(deal: tute.Deal, script: list[str], stock_cards: int, winner:
                 deal.apply(script[i])  # raises with the reason: a script error
         elif deal_builders.is_poll(deal):
             deal.apply(tute.PASS)
+        elif len(deal.tricks) == t:  # the next trick: every seat's turn to use a kept right
+            deal.apply(next(a for a in deal.legal_actions() if isinstance(a, tute.Card)))
         else:
             break
     return found, made
@@ -1373,12 +1375,11 @@ def walk_exchanges(deal: tute.Deal, script: list[str], stock_cards: int, winner:
 def check_upcard_exchange(entry: Entry) -> None:
     """X01-X07, X12-X14: requests to exchange the upcard at the moment the case describes."""
     winner, requests = x_trick_winner(entry), requests_of(entry)
-    stock_cards = int(entry["stock_cards"])
     for apply_allowed in (False, True):
         deal, script, t = exchange_scenario(entry, winner)
         assert str(deal.upcard) == str(card(entry["upcard"]))
-        found, made = walk_exchanges(deal, script, stock_cards, winner, requests, apply_allowed)
-        assert len(deal.tricks) == t and deal.tricks[-1].winner == winner
+        found, made = walk_exchanges(deal, script, t, winner, requests, apply_allowed)
+        assert len(deal.tricks) in (t, t + 1) and deal.tricks[t - 1].winner == winner
         for k, r in enumerate(requests):
             if not r.allowed:
                 assert k not in found, f"seat {r.seat} could give {r.give}"

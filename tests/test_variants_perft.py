@@ -66,27 +66,31 @@ POSITIONS: dict[str, Position] = {
     "cabrero-5p": Position("tute_cabrero", {"players": 5}, 3, 2, 10, 5),
 }
 
-GOLDEN: dict[str, int] = {  # computed with the engine
+# Computed with the engine. The stock games' counts changed when the exchange stopped being
+# a question after every stock-phase trick (a right kept for the seat's turn instead): the
+# "pass" answers no longer take a ply, and the prefixes of the positions (the 5i-th legal
+# action) now pick other actions.
+GOLDEN: dict[str, int] = {
     "parejas-start": 524,
     "parejas-window": 496,
     "parejas-mid": 434,
     "habanero-start": 26832,
     "habanero-mid": 428,
-    "habanero-last-draws": 5691,
-    "corriente-start": 11211,
+    "habanero-last-draws": 4648,
+    "corriente-start": 55386,
     "corriente-mid": 7776,
-    "corriente-last-draws": 1755,
+    "corriente-last-draws": 24,
     "arrastrado-start": 1761,
     "arrastrado-mid": 344,
     "arrastrado-4p": 1527,
     "subastado-start": 8436,
     "subastado-after-auction": 506,
     "subastado-4-widow": 120,
-    "guinote-start": 2320,
+    "guinote-start": 6472,
     "guinote-mid": 7776,
     "guinote-last-draw": 1535,
-    "guinote-2p-start": 10793,
-    "guinote-2p-mid": 2795,
+    "guinote-2p-start": 52878,
+    "guinote-2p-mid": 10502,
     "guinote-2p-late": 1812,
     "cabron-start": 948,
     "cabron-mid": 333,

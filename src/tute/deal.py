@@ -77,14 +77,19 @@ from .games.subastado import NEW_AUCTION
 from .i18n import refusal_text
 from .messages import Refusal
 from .records import (
+    TRACE_RIGHTS,
+    V1Replay,
     check_header,
     check_result,
     field,
     record_head,
     record_options,
     replay_actions,
+    tracing_rights,
 )
 from .rules import (
+    _SEVEN,
+    _TWO,
     Declaration,
     available_declarations,
     declaration_cards,
@@ -120,7 +125,7 @@ _STATE: Final = (
     # the phase and its polls; the end
     "_phase", "_queue", "_result", "_revokes", "_void",
     # the stock games' stock and upcard, and arrastrado's table card
-    "_stock", "_upcard", "_draw_pending", "_table_card", "_exchanges",
+    "_stock", "_upcard", "_draw_pending", "_table_card", "_exchanges", "_exchange_due",
     # subastado's auction, contract, widow and discard
     "_auction", "_contract", "_widow", "_discard",
 )
@@ -196,7 +201,7 @@ class Deal:
         "_initial_hands",
         *_STATE,
         # bookkeeping
-        "_actions", "_events", "_undo", "_legal_cache", "_records",
+        "_actions", "_events", "_undo", "_legal_cache", "_records", "_trace",
     )
 
     variant: Variant
@@ -257,6 +262,10 @@ class Deal:
     _draw_pending: bool
     _table_card: int  # arrastrado: the card left on the table (out of play)
     _exchanges: tuple[tuple[int, int, int], ...]
+    # The exchange rights kept for a seat's next turn (rules-decisions.md, "Asking nobody"):
+    # the 7 and 2 of trumps it held when the rule book granted the right. A mask of cards, as
+    # a card names the hand that holds it; never shown in a view or an event.
+    _exchange_due: int
     _auction: tuple[int, int, int, int] | None  # bid, bidder, passed mask, spoken mask
     _contract: tuple[int, int, bool] | None  # declarer, bid, taken over
     _widow: int  # subastado with widow_card: the face-down 40th card (-1 after the discard)
@@ -267,6 +276,9 @@ class Deal:
     _legal_cache: int
     # the completed tricks as records, with the ``_completed`` they were built from
     _records: tuple[tuple[tuple[int, tuple[int, ...], int, int], ...], tuple[TrickRecord, ...]]
+    # Reading version-1 records (records.V1Replay): where an exchange question was
+    # turned into a kept right, as (actions before it, the seats in asking order); else None.
+    _trace: list[tuple[int, tuple[int, ...]]] | None
 
     # ---------------------------------------------------------------- construction
 
@@ -405,6 +417,8 @@ class Deal:
         self._queue = ()
         self._draw_pending = False
         self._exchanges = ()
+        self._exchange_due = 0
+        self._trace = [] if TRACE_RIGHTS.get() else None
         self._played = 0
         self._auction = NEW_AUCTION if game.auction else None
         self._contract = None
@@ -431,8 +445,9 @@ class Deal:
             tutes = [Poll(s, TUTE) for s in receivers
                      if any(d.is_tute for d in self._available(s))]
         face_up = layout.stock or layout.table_card >= 0  # something an exchange could take
-        queue.extend(game.opening_polls(receivers, opts, tutes,
-                                        bool(face_up) and self._exchange_public()))
+        possible = bool(face_up) and self._exchange_public()
+        queue.extend(game.opening_polls(receivers, opts, tutes, possible))
+        self._keep_rights(game.opening_rights(receivers, opts, possible))
         if queue:
             self._queue = tuple(queue)
             self._phase = _POLL
@@ -680,10 +695,23 @@ class Deal:
                 and self._game.exchange_open(len(self._stock), self._n, self.options))
 
     def _exchanges_for(self, seat: int) -> list[Action]:
+        """The exchange ``seat`` may make now by the rules of the moment (a poll, its own
+        turn with own_turn_any or any_trick_won)."""
         target = self._exchange_target()
         if target is None or not self._hands[seat] >> target & 1:
             return []
         if not self._game.exchange_open(len(self._stock), self._n, self.options):
+            return []
+        return [Exchange(ALL_CARDS[target])]
+
+    def _due_exchange(self, seat: int) -> list[Action]:
+        """The exchange ``seat`` may make by a right kept for its turn: the card that may take
+        the upcard now, if it is due and still in the hand."""
+        due = self._exchange_due & self._hands[seat]
+        if not due:
+            return []
+        target = self._exchange_target()
+        if target is None or not due >> target & 1:
             return []
         return [Exchange(ALL_CARDS[target])]
 
@@ -703,6 +731,8 @@ class Deal:
                     acts = decls + acts
             if self._turn_extras:
                 acts = self._with_turn_extras(seat, acts)
+            elif self._exchange_due:
+                acts = self._due_exchange(seat) + acts
             return acts
         if phase == _POLL:
             return self._poll_actions()
@@ -712,8 +742,13 @@ class Deal:
         """A turn's actions besides cards and cantes: an exchange on one's own turn, a
         renuncio claim, stopping play de vueltas."""
         turn = self._turn_exchange
+        ex: list[Action] = []
         if turn and self._stock and (turn == 1 or self._side_first >> self.side_of(seat) & 1):
-            acts = self._exchanges_for(seat) + acts
+            ex = self._exchanges_for(seat)
+        if not ex and self._exchange_due:
+            ex = self._due_exchange(seat)
+        if ex:
+            acts = ex + acts
         if self._claim_mode and self._can_claim(seat):
             acts.append(CLAIM)
         if (self.carry is not None and not self._trick and self._completed
@@ -725,7 +760,9 @@ class Deal:
         seat, kind = self._queue[0]
         if kind == EXCHANGE:
             return [*self._exchanges_for(seat), *self._decls(seat), PASS]
-        if kind in (CANTE, TUTE):
+        if kind == CANTE:  # the partner's turn to speak: a kept exchange may come first
+            return [*self._due_exchange(seat), *self._decls(seat), PASS]
+        if kind == TUTE:
             return [*self._decls(seat), PASS]
         if kind == BID:
             assert self._auction is not None
@@ -939,6 +976,9 @@ class Deal:
         self._restore()
         self._legal_cache = -1
         act: Action = self._actions.pop()
+        trace = self._trace
+        while trace and trace[-1][0] > len(self._actions):
+            trace.pop()
         return act
 
     def _play(self, seat: int, idx: int) -> None:
@@ -1024,9 +1064,11 @@ class Deal:
     # ---------------------------------------------------------------- the stock
 
     def _after_stock_trick(self, winner: int) -> None:
-        """Exchange poll (and, with cante_before_draw, the declaration window), then draw."""
-        polls, window = self._game.after_trick(winner, self._n, self.options,
-                                               self._exchange_public())
+        """The exchange right (kept for the seat's next turn, or in the last round a poll),
+        with cante_before_draw the declaration window and its poll; then the draw."""
+        polls, window, rights = self._game.after_trick(
+            winner, self._n, self.options, self._exchange_public(), len(self._stock) <= self._n)
+        self._keep_rights(rights)
         if window:
             self._window = self._window_seats = window
             self._window_declared = False
@@ -1037,6 +1079,22 @@ class Deal:
             self._to_move = polls[0].seat
         else:
             self._draw()
+
+    def _keep_rights(self, seats: tuple[int, ...]) -> None:
+        """Keep the exchange right of ``seats`` for their next turn, over the cards they hold
+        now (a 7 drawn next was not held when the right was granted). Set at every stock
+        trick's end, so a right lapses once its seat has played: a seat has one turn a trick
+        (and the partner's cante poll before it), and the next trick's end replaces it."""
+        due = 0
+        if seats and self.trump is not None:
+            t = 10 * int(self.trump)
+            held = 0
+            for s in seats:
+                held |= self._hands[s]
+            due = held & (1 << (t + _SEVEN) | 1 << (t + _TWO))
+            if self._trace is not None:
+                self._trace.append((len(self._actions), seats))
+        self._exchange_due = due
 
     def _draw(self) -> None:
         self._draw_pending = False
@@ -1096,12 +1154,26 @@ class Deal:
         partner = seats & ~(1 << winner)
         if partner:
             p = partner.bit_length() - 1
-            if self._available(p):
+            if self._available(p) or self._sings_after_exchange(p):
                 self._queue = (Poll(p, CANTE),)
                 self._phase = _POLL
                 self._to_move = p
             else:
                 self._window &= ~partner
+
+    def _sings_after_exchange(self, seat: int) -> bool:
+        """Whether the exchange kept for ``seat`` would give it a declaration (the upcard a
+        king, caballo or sota): then it is asked now, as it was when it exchanged first."""
+        ex = self._due_exchange(seat)
+        if not ex:
+            return False
+        give = ex[0].card.index  # type: ignore[union-attr]
+        hand = self._hands[seat] & ~(1 << give) | 1 << self._upcard
+        o = self.options
+        return bool(available_declarations(
+            hand, self.trump, self.order, sung_suits=self._sung,
+            forty_forfeited=bool(self._forty_lost >> seat & 1), forty_first=o.forty_first,
+            tute_enabled=o.tute_enabled))
 
     def _close_window(self) -> None:
         """The next trick is being led: apply the skipped-first-win forfeit and close."""
@@ -1434,6 +1506,7 @@ class Deal:
         other._actions = list(self._actions)
         other._events = list(self._events)
         other._undo = list(self._undo)
+        other._trace = None
         return other
 
     def __copy__(self) -> Deal:
@@ -1462,8 +1535,14 @@ class Deal:
     def from_record(cls, record: Mapping[str, Any] | str | bytes) -> Deal:
         """Rebuild a deal from its record, validating every field and action."""
         rec = check_header(record, "deal")
-        deal = cls._build(rec)
-        replay_actions(deal.apply, rec.get("actions", []))
+        if rec["version"] == 1:  # the exchange questions of version 1 are read off
+            with tracing_rights():
+                deal = cls._build(rec)
+                replay_actions(deal.apply, rec.get("actions", []),
+                               v1=V1Replay(deal.apply, lambda: deal))
+        else:
+            deal = cls._build(rec)
+            replay_actions(deal.apply, rec.get("actions", []))
         check_result(rec, deal.result().to_json() if deal.is_over() else None)
         return deal
 

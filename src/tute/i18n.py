@@ -711,7 +711,8 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "two_takes": "el 2 solo cambia por 7, 6, 5 o 4; la pinta es el {card}",
         "only_takes": "solo el {target} puede cambiarse por la pinta {card}",
         "last_round": "en el último robo no se cambia",
-        "exchange_winner_only": "solo cambia quien acaba de ganar la baza, antes de robar",
+        "exchange_winner_only": "solo cambia quien acaba de ganar la baza, en su turno y "
+                                "con una carta que ya tenía antes de robar",
         "exchange_not_now": "ahora no se puede cambiar",
         "not_your_turn": "no es tu turno",
         "poll.exchange": "cambiar la pinta o pasar (antes de robar)",
@@ -775,8 +776,8 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "two_takes": "the 2 only takes a 7, 6, 5 or 4; the upcard is {card}",
         "only_takes": "only {target} may take the upcard {card}",
         "last_round": "no exchange in the last draw round",
-        "exchange_winner_only": "only the side that has just won a trick may exchange, before "
-                                "the draw",
+        "exchange_winner_only": "only the side that has just won a trick may exchange, on its "
+                                "turn, a card it held before the draw",
         "exchange_not_now": "an exchange is not possible at this moment",
         "not_your_turn": "it is not your turn",
         "poll.exchange": "exchange the upcard or pass (before the draw)",

@@ -9,7 +9,7 @@ Deal ``k`` is shuffled from ``derive_seed(match_seed, k)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +19,19 @@ from .deal import Deal, SeatView
 from .errors import IllegalActionError, RecordError, TuteError
 from .games import Game, game_for
 from .games.base import MatchTally
-from .records import check_header, check_result, field, record_head, record_options
+from .records import (
+    V1Replay,
+    check_header,
+    check_result,
+    field,
+    record_head,
+    record_options,
+    tracing_rights,
+)
 from .shuffle import MAX_SEED, derive_seed, new_seed, randbelow, shuffled
 from .variants import Options, Variant, find_variant
 
-__all__ = ["Match", "MatchResult", "MatchView"]
+__all__ = ["Match", "MatchResult", "MatchView", "replay_stored"]
 
 _FIRST_DEALER_INDEX = 1_000_003
 
@@ -260,10 +268,19 @@ class Match:
         seed = field(rec, "seed", int)
         first = field(rec, "first_dealer", int, required=False)
         deals = field(rec, "deals", list)
+        if rec["version"] == 1:  # the exchange questions of version 1 are read off
+            with tracing_rights():
+                return cls._from_record(rec, variant, options, seed, first, deals, v1=True)
+        return cls._from_record(rec, variant, options, seed, first, deals, v1=False)
+
+    @classmethod
+    def _from_record(cls, rec: Mapping[str, Any], variant: str, options: dict[str, Any],
+                     seed: int, first: int | None, deals: list[Any], *, v1: bool) -> Match:
         try:
             match = cls.new(variant, seed=seed, options=options, first_dealer=first)
         except TuteError as exc:
             raise RecordError(f"invalid record: {exc}", field="variant") from None
+        feed = V1Replay(match.apply, lambda: match.deal) if v1 else None
         offset = 0
         for k, entry in enumerate(deals):
             if not isinstance(entry, Mapping):
@@ -293,7 +310,12 @@ class Match:
                                   field="deals")
             for i, action in enumerate(actions):
                 try:
-                    match.apply(action)
+                    if feed is None:
+                        match.apply(action)
+                    else:
+                        feed.feed(action)
+                        if i == len(actions) - 1:
+                            feed.close()
                 except IllegalActionError as exc:
                     raise RecordError(
                         f"deal {k} action {i} ({action!r}) is illegal: {exc.reason}",
@@ -309,6 +331,37 @@ class Match:
     def __repr__(self) -> str:
         return (f"<Match {self.variant.id} deal {len(self.deals)} games={self.games}"
                 f"{' over' if self.is_over() else ''}>")
+
+
+def replay_stored(make: Callable[[], Match], actions: Sequence[str]) -> Match:
+    """The match ``make`` starts, after ``actions`` stored by this version or by version 1
+    (a server's table saved before the exchange right was kept for the seat's turn; it may
+    have been played on since): replayed as they are when they all fit, else read as version
+    1's (:class:`~tute.records.V1Replay`, which goes on in today's form after the first
+    action of it). Raises :class:`~tute.errors.RecordError` with the index of the action that
+    fits neither reading (the further one)."""
+    m = make()
+    first = len(actions)
+    for i, action in enumerate(actions):
+        try:
+            m.apply(action)
+        except IllegalActionError:
+            first = i
+            break
+    else:
+        return m
+    with tracing_rights():
+        m = make()
+        v1 = V1Replay(m.apply, lambda: m.deal)
+        for i, action in enumerate(actions):
+            try:
+                v1.feed(action)
+            except IllegalActionError as exc:
+                at = max(i, first)
+                raise RecordError(f"action {at} ({actions[at]!r}) is illegal: {exc.reason}",
+                                  index=at, field="actions") from None
+        v1.close()
+    return m
 
 
 def _choose_first_dealer(var: Variant, opts: Options, seed: int, n: int) -> int:

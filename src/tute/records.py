@@ -10,7 +10,9 @@ and the reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from .variants import OPTION_SPECS, MatchSpec, Options, Variant
 __all__ = [
     "FORMAT",
     "VERSION",
+    "V1Replay",
     "check_header",
     "check_result",
     "field",
@@ -32,7 +35,13 @@ __all__ = [
 ]
 
 FORMAT = "tute-record"
-VERSION = 1
+VERSION = 2
+#: the versions read: 1 is migrated (:class:`V1Replay`)
+READ_VERSIONS = (1, 2)
+
+#: set while version-1 actions are read: deals then note where an exchange question of
+#: version 1 became a right kept for the seat's turn (``Deal._trace``)
+TRACE_RIGHTS: ContextVar[bool] = ContextVar("tute_trace_rights", default=False)
 
 #: options older records may carry that no longer exist; none changed the play, so a record
 #: that sets one means the same without it (guinote_hide_arrastre_suit was presentation
@@ -109,9 +118,10 @@ def check_header(record: Mapping[str, Any] | str | bytes, kind: str) -> Mapping[
         raise RecordError(f"invalid record: field 'format' must be {FORMAT!r}, got {fmt!r}",
                           field="format")
     version = record.get("version")
-    if version != VERSION:
+    if isinstance(version, bool) or version not in READ_VERSIONS:
         raise RecordError(
-            f"unsupported record version {version!r}: this program reads version {VERSION}",
+            f"unsupported record version {version!r}: this program reads versions "
+            f"{', '.join(map(str, READ_VERSIONS))}",
             field="version",
         )
     got = record.get("kind", "deal")
@@ -121,21 +131,117 @@ def check_header(record: Mapping[str, Any] | str | bytes, kind: str) -> Mapping[
     return record
 
 
-def replay_actions(apply: Callable[[str], Any], actions: Any, *, where: str = "") -> None:
-    """Apply a record's ``actions`` one by one, naming the first illegal one and why."""
+def replay_actions(apply: Callable[[str], Any], actions: Any, *, where: str = "",
+                   v1: V1Replay | None = None) -> None:
+    """Apply a record's ``actions`` one by one, naming the first illegal one and why;
+    through ``v1`` when they are a version-1 record's."""
     if not isinstance(actions, list):
         raise RecordError(f"invalid record: {where}field 'actions' must be a list",
                           field="actions")
+    feed = apply if v1 is None else v1.feed
     for i, action in enumerate(actions):
         if not isinstance(action, str):
             raise RecordError(
                 f"{where}action {i} ({action!r}) is not a string", index=i, field="actions"
             )
         try:
-            apply(action)
+            feed(action)
         except IllegalActionError as exc:
             raise RecordError(f"{where}action {i} ({action!r}) is illegal: {exc.reason}",
                               index=i, field="actions") from None
+    if v1 is not None:
+        v1.close()
+
+
+@contextmanager
+def tracing_rights() -> Iterator[None]:
+    """Deals made inside note their kept exchange rights for :class:`V1Replay`."""
+    token = TRACE_RIGHTS.set(True)
+    try:
+        yield
+    finally:
+        TRACE_RIGHTS.reset(token)
+
+
+class V1Replay:
+    """Replays the actions of version 1 of the engine on today's (the deals made under
+    :func:`tracing_rights`).
+
+    Version 1 asked the trick winner of a stock-phase trick (in Guiñote with four also the
+    partner; with ``start_and_after_win`` every seat before the first trick) whether it
+    exchanged, before the draw: ``cambio:…`` answers then ``pass``. Today that right is kept
+    for the seat's next turn (rules-decisions.md, "Asking nobody"), so where the deal notes a
+    kept right, the answers of those seats, in asking order, are read off: a ``pass`` is
+    dropped, a ``cambio`` is held and applied first thing when its seat is next to act. A
+    Guiñote partner asked to sing today only because a kept exchange would give it a
+    marriage, which version 1 did not ask, answers ``pass``. Any other action where an answer
+    was due means the actions go on in today's form (a server table that was played on after
+    the upgrade): from there they are replayed as they are. The exchanges made are the same,
+    before the same cards, so every result is too."""
+
+    def __init__(self, apply: Callable[[str], Any], current: Callable[[], Any]):
+        self._apply = apply
+        self._current = current  # the deal being played (a match moves on to the next)
+        self._deal: Any = None
+        self._seen = 0
+        self._asks: list[tuple[int, bool]] = []  # (seat, before the first trick)
+        self._held: list[tuple[int, str]] = []
+        self._today = False
+
+    def _sync(self) -> Any:
+        deal = self._current()
+        if deal is not self._deal:
+            self._deal, self._seen, self._asks, self._held = deal, 0, [], []
+        trace = deal._trace or ()
+        if len(trace) > self._seen:
+            if not self._today:
+                for at, seats in trace[self._seen:]:
+                    self._asks.extend((s, at == 0) for s in seats)
+            self._seen = len(trace)
+        return deal
+
+    def feed(self, action: str) -> None:
+        """Apply one version-1 action (or read it off); IllegalActionError as ``apply``."""
+        deal = self._sync()
+        if self._asks:
+            seat, opening = self._asks[0]
+            # the opening question came after the deal's other opening polls
+            if not opening or deal.snapshot().poll is None:
+                if action == "pass":
+                    self._asks.pop(0)
+                    return
+                if action.startswith("cambio"):
+                    self._held.append((seat, action))
+                    return
+                self._today, self._asks = True, []
+        self._flush()
+        try:
+            self._apply(action)
+        except IllegalActionError:
+            deal = self._sync()
+            poll = None if deal.is_over() else deal.snapshot().poll
+            if poll is None or poll.kind != "cante" or "pass" not in map(
+                    str, deal.legal_actions()):
+                raise
+            self._apply("pass")  # the cante question version 1 did not ask
+            self._flush()
+            self._apply(action)
+
+    def close(self) -> None:
+        """After the last action: apply the exchanges still held whose seat is to act."""
+        self._flush()
+
+    def _flush(self) -> None:
+        while self._held:
+            deal = self._sync()
+            if deal.is_over():  # a tute ended it first: the exchange changed nothing
+                self._held = []
+                return
+            seat = deal.to_move
+            mine = [i for i, (s, _a) in enumerate(self._held) if s == seat]
+            if not mine or self._held[mine[0]][1] not in map(str, deal.legal_actions()):
+                return
+            self._apply(self._held.pop(mine[0])[1])
 
 
 def check_result(rec: Mapping[str, Any], actual: dict[str, Any] | None, where: str = "") -> None:

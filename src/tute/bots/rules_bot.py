@@ -255,12 +255,14 @@ class RulesBot(Bot):
             return legal[0]
         if self.noise and self.rng.random() < self.noise:
             return legal[self.rng.randrange(len(legal))]
+        for a in legal:
+            # a higher trump for the 7 or the 2 always pays; first, as the turn stays (and
+            # the king or sota taken may make the 40)
+            if isinstance(a, Exchange):
+                return a
         decls = [a for a in legal if isinstance(a, Declaration)]
         if decls:  # sing at the first chance; the engine lists a tute, then the 40, first
             return decls[0]
-        for a in legal:
-            if isinstance(a, Exchange):  # a higher trump for the 7 or the 2 always pays
-                return a
         cards = [a for a in legal if isinstance(a, Card)]
         if cards:
             return self._card(view, cards)

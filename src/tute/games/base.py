@@ -247,6 +247,11 @@ class Game:
         polls of the seats holding a tute from the deal."""
         return tute_polls
 
+    def opening_rights(self, receivers: Sequence[int], options: Options,
+                       exchange_possible: bool) -> tuple[int, ...]:
+        """The seats whose exchange right from the deal is kept for their first turn."""
+        return ()
+
     # ---------------------------------------------------------------- play
 
     def exchange_target(self, face_up: int, trump: int | None, started: bool, stock_left: int,
@@ -271,9 +276,9 @@ class Game:
         one's side has won a trick."""
         return 0
 
-    def after_trick(self, winner: int, seats: int, options: Options,
-                    exchange_possible: bool) -> tuple[list[Poll], int]:
-        return [], 0
+    def after_trick(self, winner: int, seats: int, options: Options, exchange_possible: bool,
+                    last_round: bool) -> tuple[list[Poll], int, tuple[int, ...]]:
+        return [], 0, ()
 
     def window_after_draw(self, stock_left: int, options: Options) -> bool:
         return self.arrastre_cantes

@@ -63,10 +63,13 @@ class Stock(Game):
 
     def opening_polls(self, receivers: Sequence[int], options: Options, tute_polls: list[Poll],
                       exchange_possible: bool) -> list[Poll]:
-        polls = list(tute_polls)
+        return list(tute_polls)  # start_and_after_win: a right kept for the first turn instead
+
+    def opening_rights(self, receivers: Sequence[int], options: Options,
+                       exchange_possible: bool) -> tuple[int, ...]:
         if options.exchange_timing == "start_and_after_win" and exchange_possible:
-            polls.extend(Poll(s, EXCHANGE) for s in receivers)
-        return polls
+            return tuple(receivers)
+        return ()
 
     def exchange_target(self, face_up: int, trump: int | None, started: bool, stock_left: int,
                         options: Options) -> int | None:
@@ -102,21 +105,27 @@ class Stock(Game):
 
     # ---------------------------------------------------------------- after a trick
 
-    def after_trick(self, winner: int, seats: int, options: Options,
-                    exchange_possible: bool) -> tuple[list[Poll], int]:
-        """The polls before the draw (the winning side's exchange) and the seats whose
-        declaration window opens before it (cante_before_draw)."""
+    def after_trick(self, winner: int, seats: int, options: Options, exchange_possible: bool,
+                    last_round: bool) -> tuple[list[Poll], int, tuple[int, ...]]:
+        """What the rule book grants before the draw: the polls asked then, the seats whose
+        declaration window opens then (cante_before_draw), and the seats whose exchange right
+        is kept for their next turn instead of being asked (rules-decisions.md, "Asking
+        nobody"). The right is asked before the draw only where the draw would change it: in
+        the last round (exchange_last_round_allowed: the upcard is drawn) and where the
+        winner is asked anyway (cante_before_draw)."""
         polls: list[Poll] = []
-        if options.exchange_timing != "own_turn_any" and exchange_possible:
-            polls.append(Poll(winner, EXCHANGE))
-            if self.variant.partnerships:
-                polls.append(Poll((winner + 2) % seats, EXCHANGE))
+        rights: tuple[int, ...] = ()
         window = 0
         if options.cante_before_draw and not self.variant.partnerships:
             window = 1 << winner
-            if not polls:
-                polls.append(Poll(winner, EXCHANGE))
-        return polls, window
+        if options.exchange_timing != "own_turn_any" and exchange_possible:
+            rights = (winner, (winner + 2) % seats) if self.variant.partnerships else (winner,)
+            if last_round or window:
+                polls = [Poll(s, EXCHANGE) for s in rights]
+                rights = ()
+        if window and not polls:
+            polls.append(Poll(winner, EXCHANGE))
+        return polls, window, rights
 
     @staticmethod
     def draw(stock: tuple[int, ...], hands: tuple[int, ...], known: tuple[int, ...],

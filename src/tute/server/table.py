@@ -29,10 +29,10 @@ from typing import Any
 from ..actions import parse_action
 from ..bots import LEVELS, make_bot
 from ..bots.base import Bot
-from ..errors import InvalidNotationError, TuteError
+from ..errors import InvalidNotationError, RecordError, TuteError
 from ..events import Event
 from ..i18n import refusal_text
-from ..match import Match
+from ..match import Match, replay_stored
 from ..messages import Refusal
 from .botpool import is_heavy, shared_pool
 from .protocol import (
@@ -984,12 +984,14 @@ def restore_match(row: TableRow, events: list[Any]) -> Match:
                       f"{len(events)}")
     if len(row.seats) != (n := m.variant.seat_count(m.options)):
         raise damaged(f"it has {len(row.seats)} seats, its game {n}")
-    for e in events:
-        if e.kind == "action":
-            try:
-                m.apply(e.data)
-            except Exception:
-                raise damaged(f"its event {e.version} cannot be replayed") from None
+    acted = [e for e in events if e.kind == "action"]
+    try:  # a table stored before the exchange right was kept for the seat's turn migrates
+        m = replay_stored(lambda: new_match(row), [e.data for e in acted])
+    except RecordError as exc:
+        at = acted[exc.index].version if exc.index is not None else "?"
+        raise damaged(f"its event {at} cannot be replayed") from None
+    except Exception:
+        raise damaged("its event log cannot be replayed") from None
     is_open = any(s["kind"] == "open" for s in row.seats)
     expected = "finished" if m.is_over() else "waiting" if is_open else "playing"
     stopped = {("expired", "waiting"), ("abandoned", "playing")}  # stored stops, not logged

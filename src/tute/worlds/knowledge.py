@@ -29,8 +29,9 @@ other games every interval is ``[0, 0]``: a card ruled out is simply not in that
 
 **Pair conditions.** Under ``forty_first=enforce`` a 20 tells the table the singer did not
 hold the trump marriage then. Where the winner's partner may declare too (Guiñote), the engine
-asks the partner only when it has a declaration available, so every window it was not asked in
-says it held no unsung marriage (nor a tute) then. Those are conditions on several cards at
+asks the partner only when it has a declaration available (or its kept exchange would give it
+one: not encoded), so every window it was not asked in says it held no unsung marriage (nor a
+tute) then. Those are conditions on several cards at
 once (:class:`Forbid`), encoded exactly. What is not encoded -- a partner asked and passing,
 the options ``cante_restriction``, ``tute_dealt_wins_immediately`` and the like, the moments a
 log-less view does not show -- is left to the replay of the record, which refuses a world that
@@ -295,6 +296,14 @@ def _family(var: Variant) -> str:
             "tute_subastado": "subastado", "tute_cabron": "cabron"}.get(var.id, "parejas")
 
 
+def _kept_rights(var: Variant, opts: Options) -> bool:
+    """Whether every stock exchange after a draw is made by a right kept from before it (the
+    rule book's timing; not own_turn_any, nor Guiñote's any_trick_won, which also let a card
+    just drawn be given on one's turn)."""
+    return (var.stock and opts.exchange_timing != "own_turn_any"
+            and game_for(var).turn_exchange(opts) == 0)
+
+
 def _stock_sizes(var: Variant, opts: Options, n: int) -> tuple[int, int]:
     if not var.stock:
         return 0, 0
@@ -318,6 +327,8 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
     swaps: list[Swap] = []
     public: list[tuple[int, int, int]] = []
     own: dict[int, int] = {}
+    kept = _kept_rights(var, opts)
+    drawn_since_trick = False
     passes: list[tuple[int, int]] = []
     drew = 0
     own_discard = -1
@@ -335,8 +346,10 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
         elif isinstance(e, TrickTaken):
             winners.append(e.winner)
             trick = []
+            drawn_since_trick = False
         elif isinstance(e, Drew):
             drew += 1
+            drawn_since_trick = True
             rnd = (drew - 1) // n + 1
             if e.card is not None and e.public:
                 public.append((e.seat, rnd, e.card.index))
@@ -352,7 +365,9 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
                 mask |= c.mask
             shows.append(Shown(e.seat, mask, e.declaration, drew // n, idx))
         elif isinstance(e, Exchanged):
-            swaps.append(Swap(e.seat, e.given.index, e.taken.index, drew // n, idx))
+            # a right kept over a draw gives only a card held before it (see _kept_rights)
+            held_by = drew // n - (kept and drawn_since_trick)
+            swaps.append(Swap(e.seat, e.given.index, e.taken.index, held_by, idx))
         elif isinstance(e, Passed):
             passes.append((e.seat, idx))
         elif isinstance(e, TookOver):
@@ -446,10 +461,13 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
             bound = rounds if first is None else min(first - 1, total_rounds, rounds)
             shows.append(Shown(s, mask, decl, bound, -1))
     swaps: list[Swap] = []
+    # a right kept over a draw gives only a card held before it (not so sure of the last
+    # round's question with exchange_last_round_allowed: the loose bound then)
+    early = int(_kept_rights(var, opts) and not opts.exchange_last_round_allowed)
     for s, given, taken in view.exchanges:
         first = play_trick.get(taken.index)
         bound = rounds if first is None else min(first - 1, total_rounds, rounds)
-        swaps.append(Swap(s, given.index, taken.index, bound, -1))
+        swaps.append(Swap(s, given.index, taken.index, max(0, bound - early), -1))
     public: list[tuple[int, int, int]] = []
     if var.stock and rounds == total_rounds and winners:
         # the last drawer of the last round takes the upcard face up: the last 7/2 given,
@@ -612,6 +630,12 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
             lines[s] = SeatLine(s, size, rounds, cards, pinned, pinned_initial)
         if not hist.exactly_timed and (hist.shows or hist.swaps):
             notes.append("the moment of a cante or an exchange is not in the view")
+        if (not hist.exactly_timed and view.to_move == obs and view.trump is not None
+                and _kept_rights(var, opts)
+                and view.hand.mask & (0b10001 << 10 * int(view.trump))):
+            # a kept right gives a card held before the last draw: the offer of the
+            # exchange (or its absence) says when the seat's own 7 or 2 came
+            notes.append("whether the seat's 7 or 2 was held before the last draw")
 
     held_by = [played_by[s] | given_by[s] | known_in[s] for s in range(n)]
     forbids = _forbids(view, var, opts, hist, hidden, domains, lines, held_by, taken_by,
@@ -699,6 +723,11 @@ def _poll_forbids(view: SeatView, var: Variant, opts: Options, hist: History,
     initial, _rounds = _stock_sizes(var, opts, n)
     second = order.marriage  # the sota (Guiñote) or the caballo
     trump = None if view.trump is None else int(view.trump)
+    up = view.trump_card
+    if (var.stock and up is not None and trump is not None and _kept_rights(var, opts)
+            and marriage_mask(trump, order) >> up.index & 1):
+        # a partner is also asked when its kept 7 would take the upcard into its 40
+        notes.append("a partner not asked to sing held no kept 7 for the 40 either")
     out: list[Forbid] = []
     drew = 0
     for ti, e in enumerate(events):
