@@ -65,12 +65,16 @@ def test_public_plus_private_is_the_core_view(variant: str) -> None:
             # the refusals: the mover's own unplayable cards, each with the engine's reason
             if m.deal.to_move == s:
                 legal = set(mine["legal_actions"])
-                assert set(refusals) == {c for c in mine["hand"] if c not in legal}
-                for card, why in refusals.items():
-                    ref = m.deal.refusal(card)
-                    assert ref is not None and why == ref.as_json()
+                named = [c for group in refusals for c in group["cards"]]
+                assert sorted(named) == sorted(c for c in mine["hand"] if c not in legal)
+                assert len(set(named)) == len(named)
+                for group in refusals:
+                    for card in group["cards"]:
+                        ref = m.deal.refusal(card)
+                        assert ref is not None
+                        assert {k: group[k] for k in ("code", "params")} == ref.as_json()
             else:
-                assert refusals == {}
+                assert refusals == []
             assert {k for k in now[s]["deal"] if now[s]["deal"][k] != pub_deal[k]} <= set(
                 PRIVATE_KEYS)
         for a in audiences:

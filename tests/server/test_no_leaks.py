@@ -129,20 +129,27 @@ class Oracle:
             s: {**deal.view(s).to_json(), "refusals": self._refusals(deal, s)}
             for s in range(self.n)}
         views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": [],
-                       "refusals": {}}
+                       "refusals": []}
         return views
 
     @staticmethod
-    def _refusals(deal: Any, seat: int) -> dict[str, Any]:
-        """The engine's reason for each card of the mover's own hand it may not play."""
+    def _refusals(deal: Any, seat: int) -> list[dict[str, Any]]:
+        """The engine's reasons for the cards of the mover's own hand it may not play, each
+        once with its cards, in hand order (worked out card by card, apart from the server)."""
         if deal.to_move != seat:
-            return {}
+            return []
         legal = {str(a) for a in deal.legal_actions()}
-        out = {}
+        out: list[dict[str, Any]] = []
         for card in deal.hand(seat).to_list():
             why = None if card in legal else deal.refusal(card)
-            if why is not None:
-                out[card] = why.as_json()
+            if why is None:
+                continue
+            value = why.as_json()
+            group = next((g for g in out if g["code"] == value["code"]
+                          and g["params"] == value["params"]), None)
+            if group is None:
+                out.append(group := {**value, "cards": []})
+            group["cards"].append(card)
         return out
 
     @staticmethod

@@ -179,7 +179,7 @@ def spectator_deal_json(deal: Deal) -> dict[str, Any]:
     exactly the public information (``known`` lists cards publicly known to be in hands).
     """
     out = deal.view(0, history=False).to_json()  # (the JSON view carries no event log)
-    out.update(seat=None, side=None, hand=[], legal_actions=[], refusals={})
+    out.update(seat=None, side=None, hand=[], legal_actions=[], refusals=[])
     return out
 
 
@@ -302,22 +302,30 @@ PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions", "refusals")
 def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see of the deal: exactly the fields in which
     ``deal.view(seat).to_json()`` differs from the public view (tests hold it to that), plus
-    ``refusals``, the engine's reason for each card of the hand it may not play now."""
+    ``refusals``, the engine's reasons for the cards of the hand it may not play now."""
     mine = deal.to_move == seat
     return {
         "seat": seat,
         "side": deal.side_of(seat),
         "hand": deal.hand(seat).to_list(),
         "legal_actions": [str(a) for a in deal.legal_actions()] if mine else [],
-        "refusals": refusals_json(deal) if mine else {},
+        "refusals": refusals_json(deal) if mine else [],
     }
 
 
-def refusals_json(deal: Deal) -> dict[str, dict[str, Any]]:
-    """For the seat to move: {card: {code, params}} for every card of its hand that is not
-    legal now (``Deal.card_refusals``: follow suit, head the trick, trump...). Only that
-    seat's own cards are named, and only its own hand is read."""
-    return {card: why.as_json() for card, why in deal.card_refusals().items()}
+def refusals_json(deal: Deal) -> list[dict[str, Any]]:
+    """For the seat to move: each reason that greys cards of its hand now, once, with those
+    cards (``[{code, params, cards}]`` in hand order; ``Deal.card_refusals``: follow suit,
+    head the trick, trump...). Grouped, because it goes out with every turn and most of a
+    hand shares one reason. Only that seat's own cards are named, only its hand is read."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for card, why in deal.card_refusals().items():
+        value = why.as_json()
+        key = (value["code"], dumps(value["params"]))
+        if key not in groups:
+            groups[key] = {**value, "cards": []}
+        groups[key]["cards"].append(card)
+    return list(groups.values())
 
 
 def with_private(public: dict[str, Any], private: dict[str, Any] | None) -> dict[str, Any]:

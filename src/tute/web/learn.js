@@ -33,9 +33,16 @@ export function learnButtons({ canHint, pending, explain }) {
 
 const DUTIES = ["must_follow", "must_answer_trump", "must_beat", "must_trump", "must_overtrump", "must_play_trump"];
 
+// The server sends each reason once with the cards it greys: [{code, params, cards}].
+function byCard(deal) {
+  const out = {};
+  for (const r of deal.refusals || []) for (const c of r.cards) out[c] = r;
+  return out;
+}
+
 // The duty that applies now, from the refusals of the hand's cards.
 export function obligationText(deal) {
-  const codes = new Set(Object.values(deal.refusals || {}).map((r) => r.code));
+  const codes = new Set((deal.refusals || []).map((r) => r.code));
   const duties = DUTIES.filter((c) => codes.has(c)).map((c) => t("ob_" + c));
   if (duties.length) return t("obligation", duties.join(t("ob_and")));
   if (codes.size) return t("obligation", t("ob_other"));
@@ -47,7 +54,7 @@ export function obligationText(deal) {
 // The explain panel: the duty, then each reason with the cards it greys.
 export function explainHTML(deal, seat) {
   const groups = new Map();
-  for (const [card, r] of Object.entries(deal.refusals || {})) {
+  for (const [card, r] of Object.entries(byCard(deal))) {
     const why = refusalText(r, r.code, seat);
     if (!groups.has(why)) groups.set(why, []);
     groups.get(why).push(card);
@@ -58,6 +65,6 @@ export function explainHTML(deal, seat) {
 
 // A card's reason, for its title (hovering or a screen reader).
 export function refusalOf(deal, card, seat) {
-  const r = deal.refusals && deal.refusals[card];
+  const r = byCard(deal)[card];
   return r ? refusalText(r, r.code, seat) : "";
 }
