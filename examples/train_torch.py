@@ -17,7 +17,8 @@ Two phases on one training clock (``--minutes``, evaluations not counted):
    legal-action mask, the deal's point margin as the reward (hundredths of a point). Actions
    are sampled from the masked softmax; a separate value network on the same observation is
    the baseline; a small entropy bonus and a behaviour-cloning term on the rules data keep
-   the policy from collapsing early.
+   the policy from collapsing early. Any game runs (``--variant guinote``...); the reward is
+   the deal's point margin, which in cabrón and subastado is not the real stake (docs/rl.md).
 
 At ``--evals`` checkpoints spread over the clock (and before training) the policy is saved in
 the ``policy:FILE`` format (``tute.bots.policy_bot.write_policy``: the torch weights converted
@@ -275,7 +276,7 @@ def main() -> None:
         state["updates"] += 1
         if state["updates"] % 25 == 0:
             print(f"  {state['deals']} deals: mean reward {100 * np.mean(recent):+.1f} points, "
-                  f"value loss {float(vloss):.3f}, entropy {float(entropy):.2f}", flush=True)
+                  f"value loss {vloss.item():.3f}, entropy {entropy.item():.2f}", flush=True)
             recent = []
         if marks and clock.seconds() >= marks[0] and clock.seconds() < budget:
             marks.pop(0)
