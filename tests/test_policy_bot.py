@@ -202,3 +202,36 @@ def test_training_example_runs(tmp_path: Path) -> None:
     deal = Deal.new("tute_parejas", seed=9)
     view = deal.view(deal.to_move)  # type: ignore[arg-type]
     assert bot.choose(view, view.legal_actions) in view.legal_actions
+
+
+def test_torch_training_example_runs(tmp_path: Path) -> None:
+    """examples/train_torch.py for a few seconds (tiny settings), then its file plays a deal
+    as a bot and in the arena; skipped without torch (``make test`` does not install it)."""
+    pytest.importorskip("torch", reason="examples/train_torch.py needs torch (the rl extra)")
+    script = ROOT / "examples" / "train_torch.py"
+    out_file, log_file = tmp_path / "torch.npz", tmp_path / "log.json"
+    out = subprocess.run([sys.executable, str(script), "--minutes", "0.05",
+                          "--imitation-deals", "10", "--imitation-epochs", "1",
+                          "--hidden", "8", "--batch-deals", "4", "--evals", "2",
+                          "--eval-deals", "2", "--out", str(out_file), "--log", str(log_file)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "saved" in out.stdout and out_file.is_file()
+    log = json.loads(log_file.read_text())
+    phases = [p["phase"] for p in log["checkpoints"]]
+    assert phases[0] == "init" and phases[-1] == "final" and "imitation" in phases
+    for point in log["checkpoints"]:
+        for opp in ("random", "rules"):
+            assert point[opp]["n"] == 2 and point[opp]["low"] <= point[opp]["mean"]
+    policy = load_policy(out_file)
+    assert [w.shape for w, _b in policy.layers] == [(policy.obs_size, 8),
+                                                    (8, len(policy.actions))]
+    cli = subprocess.run([sys.executable, "-m", "tute", "selfplay", "--bots",
+                          f"policy:{out_file},rules", "--duplicate", "--deals", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    assert "policy:" in cli.stdout
+    bot = make_bot(f"policy:{out_file}")
+    deal = Deal.new("tute_parejas", seed=9)
+    view = deal.view(deal.to_move)  # type: ignore[arg-type]
+    assert bot.choose(view, view.legal_actions) in view.legal_actions
