@@ -97,6 +97,9 @@ const ES = {
   analysisSummary: "Resumen por jugador", decisionsCol: "Decisiones", lossCol: "Tantos perdidos por decisión",
   accuracyCol: "Precisión", analysisNone: "El resolvedor no cubre ninguna decisión de esta mano.",
   analysisWait: "Analizando la partida…", dealPick: "Mano",
+  learnTitle: "Aprende a jugar", learnLine: "Lecciones cortas en la mesa: las obligaciones, los cantes, el cambio del siete, el arrastre, el diez de últimas y las vueltas.",
+  lessonStep: "Paso {0} de {1}", lessonDone: "¡Lección terminada!", lessonRestart: "Empezar de nuevo",
+  lessonNext: "Siguiente", lessonPartner: "Compañero", lessonRival: "Rival {0}",
 };
 
 const EN = {
@@ -197,6 +200,9 @@ const EN = {
   analysisSummary: "Summary per player", decisionsCol: "Decisions", lossCol: "Points lost per decision",
   accuracyCol: "Accuracy", analysisNone: "The solver covers no decision of this deal.",
   analysisWait: "Analysing the game…", dealPick: "Deal",
+  learnTitle: "Learn to play", learnLine: "Short lessons at the table: the duties, the cantes, exchanging the seven, the arrastre, the last ten and de vueltas.",
+  lessonStep: "Step {0} of {1}", lessonDone: "Lesson complete!", lessonRestart: "Start again",
+  lessonNext: "Next", lessonPartner: "Partner", lessonRival: "Opponent {0}",
 };
 
 const DICTS = { es: ES, en: EN };

@@ -6,6 +6,7 @@ import { esc, api, local, loadVariants, variantsNow, variantOf } from "./util.js
 import { app, page, nav, topbar, bindTopbar } from "./shell.js";
 import { variantName, tablePage } from "./table.js";
 import { rulesHTML } from "./dialogs.js";
+import { tutorials, learnSectionHTML } from "./tutorial.js";
 
 const LEVELS = ["facil", "medio", "dificil", "maestro"];
 const GROUPS = ["match", "play", "cantes", "exchange", "auction", "deal", "other"];
@@ -106,7 +107,7 @@ export async function lobbyPage() {
   };
   const defaultSeats = () => ["you", ...Array(seatCount(variantOf(st.variant), st.opts) - 1).fill("open")];
   st.seats = defaultSeats();
-  let open = [], live = [], hist = [];
+  let open = [], live = [], hist = [], lessons = [];
 
   const mine = () => Object.entries(local.seats()).sort((a, b) => b[1].at - a[1].at).slice(0, 6);
 
@@ -140,6 +141,7 @@ export async function lobbyPage() {
         <button class="primary" id="quick-play">${t("quickPlay")}</button>
         <p class="error" id="quick-error" role="alert"></p>
       </section>
+      ${learnSectionHTML(lessons)}
       <section class="panel-card" id="create">
         <h2>${t("createTitle")}</h2>
         <label>${t("variant")}<select id="c-variant">${variantOptions(st.variant)}</select></label>
@@ -287,6 +289,11 @@ export async function lobbyPage() {
     } catch { /* the lists simply stay as they were */ }
   };
   refresh();
+  tutorials().then((list) => {
+    lessons = list;
+    const focused = document.activeElement && document.activeElement.tagName;
+    if (focused !== "INPUT" && focused !== "SELECT") render();
+  }).catch(() => {});
   const timer = setInterval(refresh, 5000);
   page.leave = () => clearInterval(timer);
 }
