@@ -3,6 +3,7 @@ teaches; the HTTP routes; and a browser going through every lesson step by step.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,15 @@ from tute.i18n import LANGS
 from tute.tutorials import GAMES, Lesson, LessonRefusal, lessons, replay
 
 from .test_browser import CHROMIUM
-from .test_browser_table import PHONE, _fits, _page, browser, data_dir, start  # noqa: F401
+from .test_browser_table import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    _fits,
+    _page,
+    browser,
+    data_dir,
+    start,
+)
 
 LESSONS = lessons()
 IDS = [x.id for x in LESSONS]
@@ -265,3 +274,138 @@ def test_route_refuses_a_legal_move_the_lesson_does_not_take(client: Any) -> Non
     assert "siete de oros" in body["reasons"]["es"] and "seven of oros" in body["reasons"]["en"]
     bad = client.post("/api/tutorials/parejas-deberes/step", json={"taken": ["zz"]})
     assert bad.status_code == 400 and bad.json()["error"] == "illegal"
+
+
+# ------------------------------------------------------------------ in the browser
+
+browser_test = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="browser tests need Debian's chromium at /usr/bin/chromium")
+
+
+def _lesson_page(browser: Any, base: str, lid: str, viewport: dict[str, int] = DESKTOP,
+                 lang: str = "es") -> Any:
+    page = _page(browser, viewport, base)
+    page.context.add_init_script(
+        f"(() => {{ try {{ localStorage.setItem('tute.lang', {json.dumps(lang)}); }} "
+        "catch (e) {} })()")
+    page.goto(f"{base}/aprende/{lid}")
+    _wait_step(page, 0)
+    return page
+
+
+def _wait_step(page: Any, k: int, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = page.evaluate("() => window.__lesson && window.__lesson.st && !window.__lesson.pending"
+                            " ? window.__lesson.st.step : -1")
+        if got == k:
+            return
+        page.wait_for_timeout(40)
+    raise AssertionError(f"step {k} never came")
+
+
+def _take(page: Any, action: str) -> None:
+    sel = (f'.hand-card[data-card="{action}"]' if len(action) == 2
+           else f'.action-btn[data-action="{action}"]')
+    page.locator(sel).click(timeout=5000)
+
+
+def _through(page: Any, x: Lesson, lang: str, phone: bool = False) -> None:
+    """Every step: the step's words, its move among the legal ones, then the next step."""
+    for k, step in enumerate(x.steps):
+        assert page.locator("#lesson-say").inner_text() == step.say[lang]
+        assert page.locator("#lesson-step").inner_text().endswith(f"{len(x.steps)}")
+        if k == 0:
+            assert page.locator("#lesson-intro").inner_text() == x.intro[lang]
+        if phone:
+            for sel in ("#lesson", "#hand", "#felt"):
+                _fits(page, sel)
+        _take(page, step.expect[0])
+        _wait_step(page, k + 1)
+    assert page.locator("#lesson-say").inner_text() == x.done[lang]
+    assert page.locator("#lesson-lobby").count() == 1
+    assert not page.locator(".hand-card.legal").count()
+
+
+@browser_test
+@pytest.mark.timeout(240)
+def test_browser_every_lesson_in_spanish(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    for x in LESSONS:
+        page = _lesson_page(browser, base, x.id)
+        _through(page, x, "es")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_browser_a_lesson_in_english_on_a_phone(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    x = _lesson("guinote-cantes")
+    page = _lesson_page(browser, base, x.id, PHONE, "en")
+    _through(page, x, "en", phone=True)
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_browser_lesson_in_english_and_next(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    x = _lesson("habanero-siete")
+    page = _lesson_page(browser, base, x.id, DESKTOP, "en")
+    _through(page, x, "en")
+    nxt = page.locator("#lesson-next")
+    assert nxt.count() == 1
+    nxt.click()
+    _wait_step(page, 0)
+    assert page.url.endswith("/aprende/habanero-arrastre")
+    page.context.close()
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_browser_wrong_moves_are_explained(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    x = _lesson("parejas-deberes")
+    page = _lesson_page(browser, base, x.id)
+    # step 1: only the ace of oros may be played; another card gets the engine's reason
+    deal = _after(x, 0)
+    bad = next(c for c in deal.hand(x.seat).to_list() if c != "Ao")
+    page.locator(f'.hand-card[data-card="{bad}"]').click(force=True)  # aria-disabled
+    msg = page.locator("#lesson-msg")
+    msg.wait_for(state="visible", timeout=5000)
+    assert "montar" in msg.inner_text() or "asistir" in msg.inner_text()
+    _wait_step(page, 0)
+    _take(page, "Ao")
+    _wait_step(page, 1)
+    # step 2: a free lead, but the lesson wants the seven of oros
+    other = next(str(a) for a in _after(x, 1).legal_actions() if str(a) != "7o")
+    page.locator(f'.hand-card[data-card="{other}"]').click()
+    page.wait_for_function("() => document.querySelector('#lesson-msg')?.textContent"
+                           ".includes('siete de oros')", timeout=5000)
+    _wait_step(page, 1)
+    page.locator("#lesson-restart").click()
+    _wait_step(page, 0)
+    assert page.locator("#lesson-say").inner_text() == x.steps[0].say["es"]
+    page.context.close()
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_browser_lobby_lists_the_lessons(browser: Any, start: Callable[..., str]) -> None:
+    base = start()
+    for viewport in (DESKTOP, PHONE):
+        page = _page(browser, viewport, base)
+        page.goto(base + "/")
+        page.locator("#learn").wait_for(timeout=10000)
+        links = page.locator("#learn .lesson-link")
+        assert links.count() == len(LESSONS)
+        assert page.locator("#learn h2").inner_text() == "Aprende a jugar"
+        if viewport is PHONE:
+            _fits(page, "#learn")
+        page.locator('#learn .lesson-link[data-lesson="parejas-deberes"]').click()
+        _wait_step(page, 0)
+        assert page.url.endswith("/aprende/parejas-deberes")
+        page.context.close()
