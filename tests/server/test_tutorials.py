@@ -16,15 +16,7 @@ from tute.i18n import LANGS
 from tute.tutorials import GAMES, Lesson, LessonRefusal, lessons, replay
 
 from .test_browser import CHROMIUM
-from .test_browser_table import (  # noqa: F401 (fixtures)
-    DESKTOP,
-    PHONE,
-    _fits,
-    _page,
-    browser,
-    data_dir,
-    start,
-)
+from .test_browser_table import DESKTOP, PHONE, _fits, _page
 
 LESSONS = lessons()
 IDS = [x.id for x in LESSONS]
@@ -296,8 +288,8 @@ def _lesson_page(browser: Any, base: str, lid: str, viewport: dict[str, int] = D
 def _wait_step(page: Any, k: int, seconds: float = 15) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        got = page.evaluate("() => window.__lesson && window.__lesson.st && !window.__lesson.pending"
-                            " ? window.__lesson.st.step : -1")
+        got = page.evaluate("() => window.__lesson && window.__lesson.st && "
+                            "!window.__lesson.pending ? window.__lesson.st.step : -1")
         if got == k:
             return
         page.wait_for_timeout(40)
