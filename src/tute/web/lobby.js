@@ -93,8 +93,8 @@ function seatCount(v, opts) {
 
 function resultText(g) {
   if (g.status === "abandoned") return `<span class="res">${t("abandoned")}</span>`;
-  if (g.won === true) return `<span class="res win">${t("won")}</span>`;
-  if (g.won === false) return `<span class="res loss">${t("lost")}</span>`;
+  if (g.won === true) return `<span class="res win">${t("gameWon")}</span>`;
+  if (g.won === false) return `<span class="res loss">${t("gameLost")}</span>`;
   return `<span class="res">${t("noWinner")}</span>`;
 }
 
