@@ -37,8 +37,11 @@ export function tutorialPage(id) {
     if (!L.st) return "";
     if (s === L.st.seat) return t("you");
     const S = L.st.state.seating;
-    if (S.partnerships && S.side_of[s] === S.side_of[L.st.seat]) return t("lessonPartner");
-    return t("lessonRival", S.play_order.indexOf(s) + 1);
+    const mine = S.side_of[L.st.seat];
+    if (S.partnerships && S.side_of[s] === mine) return t("lessonPartner");
+    // the opponents in playing order: "Rival 1" plays after the learner
+    const them = [...Array(S.seats).keys()].map((k) => (L.st.seat + k) % S.seats).filter((k) => S.side_of[k] !== mine);
+    return them.length > 1 ? t("lessonRival", them.indexOf(s) + 1) : t("lessonRival", "").trim();
   }
 
   async function go(taken) {
@@ -70,7 +73,9 @@ export function tutorialPage(id) {
 
   function lessonPanel() {
     const st = L.st;
-    const lines = st.events.map((e) => eventLine(e, seatName, st.seat)).filter(Boolean).slice(-6);
+    // what the others did since the learner's last move (the learner knows his own)
+    const lines = st.events.filter((e) => !(e.seat === st.seat && (e.e === "CardPlayed" || e.e === "Passed")))
+      .map((e) => eventLine(e, seatName, st.seat)).filter(Boolean).slice(-6);
     const idx = L.list.findIndex((x) => x.id === id);
     const next = idx >= 0 && idx + 1 < L.list.length && L.list[idx + 1].game === L.info.game ? L.list[idx + 1] : null;
     const step = st.done ? t("lessonDone") : t("lessonStep", st.step + 1, st.steps);
