@@ -36,7 +36,7 @@ def test_every_game_has_lessons_and_the_required_ones() -> None:
     by_game = {g: [x.id for x in LESSONS if x.game == g] for g in GAMES}
     assert len(by_game["tute_parejas"]) >= 3
     assert len(by_game["tute_2p_habanero"]) >= 3
-    assert len(by_game["guinote"]) >= 2
+    assert len(by_game["guinote"]) >= 3
     assert len(set(IDS)) == len(IDS)
 
 
@@ -168,6 +168,22 @@ def test_guinote_exchange_then_arrastre() -> None:
     assert last.stock_count == 0 and "must_trump" in _refusal_codes(last)
     free = _after(x, 0)
     assert free.stock_count > 0 and not _refusal_codes(free)
+
+
+def test_guinote_partner_exemption_in_the_arrastre() -> None:
+    """Void in the suit led with trumps in hand: free while the partner holds the trick, a
+    duty to trump once an opponent does."""
+    x = _lesson("guinote-companero")
+    exempt = _after(x, 1)
+    assert exempt.stock_count == 0 and exempt.snapshot().best_seat == 2  # the partner
+    led = exempt.trick[0][1].suit
+    hand = exempt.hand(x.seat)
+    assert exempt.trump is not None and led != exempt.trump
+    assert not any(c.suit == led for c in hand) and any(c.suit == exempt.trump for c in hand)
+    legal = [a for a in exempt.legal_actions() if isinstance(a, tute.Card)]
+    assert any(c.suit != exempt.trump for c in legal) and not _refusal_codes(exempt)
+    duty = _after(x, 3)
+    assert duty.snapshot().best_seat in (1, 3) and "must_trump" in _refusal_codes(duty)
 
 
 @pytest.mark.parametrize("lid", IDS)
