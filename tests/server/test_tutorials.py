@@ -385,6 +385,7 @@ def test_browser_wrong_moves_are_explained(browser: Any, start: Callable[..., st
     msg = page.locator("#lesson-msg")
     msg.wait_for(state="visible", timeout=5000)
     assert "montar" in msg.inner_text() or "asistir" in msg.inner_text()
+    assert page.locator('.hand-card.hinted[data-card="Ao"]').count() == 1  # the lesson's card
     _wait_step(page, 0)
     _take(page, "Ao")
     _wait_step(page, 1)

@@ -129,6 +129,8 @@ export function tutorialPage(id) {
     }));
     const legal = new Set(myTurn ? d.legal_actions : []);
     const buttons = myTurn ? d.legal_actions.filter((a) => !CARD_RE.test(a)) : [];
+    // after a wrong try the lesson's move is marked, as the hint marks it at the table
+    const show = myTurn && L.message && st.expect.length ? st.expect[0] : null;
     const el = document.getElementById("me");
     const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
     const totals = d.card_points.map((p, sd) => p + (d.carry ? d.carry[sd] : 0));
@@ -138,8 +140,8 @@ export function tutorialPage(id) {
     if (setHTML(el, `<div class="me-line ${myTurn ? "to-move" : ""}"><span class="who">${esc(t("you"))}</span>
         <span class="turn">${myTurn ? `<b class="your-turn">${t("yourTurn")}</b>` : ""}</span>
         <span class="lesson-score" id="lesson-score">${t("points")}: ${esc(score)}</span></div>
-      ${buttons.length ? `<div class="actions">${actionButtons(buttons, null)}</div>` : ""}
-      <div class="hand" id="hand">${handHTML(d.hand, { legal, myTurn, avail, vw: innerWidth, hint: null, why: null })}</div>`)) {
+      ${buttons.length ? `<div class="actions">${actionButtons(buttons, show)}</div>` : ""}
+      <div class="hand" id="hand">${handHTML(d.hand, { legal, myTurn, avail, vw: innerWidth, hint: show, why: null })}</div>`)) {
       bindHand(el, play);
     }
   }
