@@ -278,12 +278,14 @@ export async function lobbyPage() {
 
   page.rerender = render;
   render();
+  let gone = false;  // a list that arrives after the lobby was left must not draw it again
   const refresh = async () => {
     try {
       const [tables, h] = await Promise.all([
         api("GET", "/api/tables"),
         api("GET", "/api/history", undefined, { "X-Tute-Seats": local.seatsHeader() })]);
       [open, live, hist] = [tables.tables, tables.live || [], h.games];
+      if (gone) return;
       const focused = document.activeElement && document.activeElement.tagName;
       if (focused !== "INPUT" && focused !== "SELECT") render();
     } catch { /* the lists simply stay as they were */ }
@@ -291,11 +293,12 @@ export async function lobbyPage() {
   refresh();
   tutorials().then((list) => {
     lessons = list;
+    if (gone) return;
     const focused = document.activeElement && document.activeElement.tagName;
     if (focused !== "INPUT" && focused !== "SELECT") render();
   }).catch(() => {});
   const timer = setInterval(refresh, 5000);
-  page.leave = () => clearInterval(timer);
+  page.leave = () => { gone = true; clearInterval(timer); };
 }
 
 export async function joinByCode(code) {
