@@ -95,6 +95,8 @@ def _load(path: Path) -> Lesson:
     steps = tuple(
         Step(_text(s["say"], f"{lid} step {i + 1}"), tuple(s["expect"]), tuple(s.get("then", ())))
         for i, s in enumerate(raw["steps"]))
+    if any(not s.expect for s in steps):
+        raise ValueError(f"{lid}: every step expects at least one move")
     if not 3 <= len(steps) <= 8:
         raise ValueError(f"{lid}: a lesson has 3 to 8 steps, not {len(steps)}")
     if raw["game"] not in GAMES:
