@@ -348,11 +348,14 @@ def test_browser_every_lesson_in_spanish(browser: Any, start: Callable[..., str]
 
 @browser_test
 @pytest.mark.timeout(120)
-def test_browser_a_lesson_in_english_on_a_phone(browser: Any, start: Callable[..., str]) -> None:
+@pytest.mark.parametrize(("lid", "lang"), [("guinote-cantes", "en"), ("parejas-cantes", "es")])
+def test_browser_lessons_on_a_phone(browser: Any, start: Callable[..., str], lid: str,
+                                    lang: str) -> None:
+    """At 360 px the lesson, the felt and a ten-card hand (with a cante's button) fit."""
     base = start()
-    x = _lesson("guinote-cantes")
-    page = _lesson_page(browser, base, x.id, PHONE, "en")
-    _through(page, x, "en", phone=True)
+    x = _lesson(lid)
+    page = _lesson_page(browser, base, x.id, PHONE, lang)
+    _through(page, x, lang, phone=True)
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     page.context.close()
 
