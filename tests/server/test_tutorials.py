@@ -279,7 +279,7 @@ def test_route_refuses_a_legal_move_the_lesson_does_not_take(client: Any) -> Non
     assert r.status_code == 400
     body = r.json()
     assert body["error"] == "not_this_one" and body["refusal"] is None
-    assert "siete de oros" in body["reasons"]["es"] and "seven of oros" in body["reasons"]["en"]
+    assert "siete de oros" in body["reasons"]["es"] and "seven of coins" in body["reasons"]["en"]
     bad = client.post("/api/tutorials/parejas-deberes/step", json={"taken": ["zz"]})
     assert bad.status_code == 400 and bad.json()["error"] == "illegal"
 

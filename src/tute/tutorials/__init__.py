@@ -128,15 +128,36 @@ def lesson(lesson_id: str) -> Lesson:
     raise KeyError(lesson_id)
 
 
+_MOVES: Final = {
+    "es": {"pass": "pasar", "cuarenta": "cantar las cuarenta",
+           "veinte": "cantar las veinte en {0}", "cambio": "cambiar {0} por la muestra",
+           "tute": "cantar el tute"},
+    "en": {"pass": "passing", "cuarenta": "singing the forty",
+           "veinte": "singing the twenty in {0}", "cambio": "exchanging {0} for the upcard",
+           "tute": "declaring the tute"},
+}
+
+
+def _name(move: str, lang: str) -> str:
+    """A move of the lesson in words: a card by its name, a cante or an exchange spelt out."""
+    from ..cards import parse_card, parse_suit
+    from ..i18n import card_name, suit_name
+    kind, _, arg = move.partition(":")
+    words = _MOVES[lang]
+    if kind == "veinte" and arg:
+        return words["veinte"].format(suit_name(lang, parse_suit(arg)))
+    if kind == "cambio" and arg:
+        return words["cambio"].format(card_name(lang, parse_card(arg)))
+    if kind in words:
+        return words[kind]
+    try:
+        return card_name(lang, parse_card(move))
+    except Exception:  # any other notation stays as written
+        return move
+
+
 def _names(actions: Sequence[str], lang: str) -> str:
-    from ..actions import parse_action
-    from ..cards import Card
-    from ..i18n import card_name
-    out = []
-    for a in actions:
-        act = parse_action(a)
-        out.append(card_name(lang, act) if isinstance(act, Card) else a)
-    return " / ".join(out)
+    return " / ".join(_name(a, lang) for a in actions)
 
 
 def replay(x: Lesson, taken: Sequence[str]) -> tuple[Deal, list[Event]]:
