@@ -421,3 +421,12 @@ def test_browser_lobby_lists_the_lessons(browser: Any, start: Callable[..., str]
         _wait_step(page, 0)
         assert page.url.endswith("/aprende/parejas-deberes")
         page.context.close()
+
+
+def test_try_names_a_cante_in_words() -> None:
+    x = _lesson("parejas-cantes")  # step 2 sings the forty; leading a card instead is refused
+    with pytest.raises(LessonRefusal) as exc:
+        replay(x, [x.steps[0].expect[0], "3o"])
+    assert exc.value.code == "not_this_one"
+    assert "cantar las cuarenta" in exc.value.reason["es"]
+    assert "singing the forty" in exc.value.reason["en"]
