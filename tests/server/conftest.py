@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -295,3 +295,34 @@ def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
     url = postgres_server.create_database()
     yield url
     postgres_server.drop_database(url)
+
+
+# ------------------------------------------------------------ browsers (Playwright)
+# Shared by the browser test modules (the table's, the tutorials'): a Chromium for the module,
+# and a started server with short bot pauses on a data directory the test may seed first.
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    from .test_browser import ARGS, CHROMIUM  # (that module imports this one's ROOT)
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "srv"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def start(server_process: Any, data_dir: Path) -> Callable[..., str]:
+    def go(*extra: str) -> str:
+        srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05", *extra,
+                             data_dir=data_dir)
+        return str(srv.base)
+    return go

@@ -31,7 +31,7 @@ from tute.records import options_to_json
 from tute.server.store import Store, TableRow
 from tute.server.table import hash_token
 
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM
+from .test_browser import ARTIFACTS, CHROMIUM
 
 pytestmark = [
     pytest.mark.timeout(240),
@@ -43,31 +43,6 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 FAST = "0.15"  # the page's pauses (localStorage tute.pace): whole deals fit in a test
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    d = tmp_path / "srv"
-    d.mkdir()
-    return d
-
-
-@pytest.fixture
-def start(server_process: Any, data_dir: Path) -> Callable[..., str]:
-    def go(*extra: str) -> str:
-        srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05", *extra,
-                             data_dir=data_dir)
-        return str(srv.base)
-    return go
 
 
 def _shot(page: Any, name: str) -> None:

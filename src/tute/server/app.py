@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..i18n import LANGS, catalogue
+from ..tutorials import LessonRefusal
 from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
@@ -33,6 +34,7 @@ from .protocol import PROTOCOL, ProtocolError, parse_client_message
 from .store import DamagedTableError, StorageError, Store
 from .store import database_url as parse_database_url
 from .table import Client, Table, TableConfig, TableError
+from .tutorials import catalogue_json, find, lesson_json, step_json
 
 __all__ = ["create_app"]
 
@@ -76,6 +78,10 @@ class CreateBody(_Body):
     public: bool = False
     chat: bool = True
     hints: bool = False  # hints also where other people play (against bots: always)
+
+
+class StepBody(_Body):
+    taken: list[Annotated[str, Field(max_length=24)]] = Field(default_factory=list, max_length=16)
 
 
 class JoinBody(_Body):
@@ -251,7 +257,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     # the single page app routes on the path in the browser
     for path in ("/", "/t/{table_id}", "/r/{table_id}", "/a/{table_id}", "/j/{code}",
-                 "/reglas/{variant}"):
+                 "/reglas/{variant}", "/aprende/{lesson_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -272,6 +278,31 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         if lang not in LANGS:
             raise TableError("not_found", f"no messages in {lang!r}: " + ", ".join(LANGS))
         return catalogue(lang)
+
+    # ------------------------------------------------------------ tutorials
+
+    def tutorial(lesson_id: str) -> Any:
+        x = find(lesson_id)
+        if x is None:
+            raise TableError("not_found", "no such tutorial")
+        return x
+
+    @app.get("/api/tutorials")
+    async def tutorials() -> dict[str, Any]:
+        return catalogue_json()
+
+    @app.get("/api/tutorials/{lesson_id}")
+    async def tutorial_info(lesson_id: str) -> dict[str, Any]:
+        return lesson_json(tutorial(lesson_id))
+
+    @app.post("/api/tutorials/{lesson_id}/step", response_model=None)
+    async def tutorial_step(lesson_id: str, body: StepBody) -> dict[str, Any] | JSONResponse:
+        x = tutorial(lesson_id)
+        try:
+            return step_json(x, body.taken)
+        except LessonRefusal as exc:
+            return JSONResponse({"error": exc.code, "reason": exc.reason["en"],
+                                 "reasons": exc.reason, "refusal": exc.refusal}, status_code=400)
 
     @app.post("/api/play")
     async def play(body: PlayBody, request: Request) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-// The tute front end: lobby, table, replay and rules pages as small ES modules, no build step;
+// The tute front end: lobby, table, replay, rules and tutorial pages as small ES modules, no build step;
 // it talks only the protocol of docs/protocol.md (HTTP under /api, a WebSocket per table).
 import { installCardDefs } from "./cards.js";
 import { page, setRouter, nav } from "./shell.js";
@@ -6,6 +6,7 @@ import { lobbyPage, joinByCode, rulesPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { analysisPage } from "./analysis.js";
+import { tutorialPage } from "./tutorial.js";
 
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (ev) => {
@@ -27,6 +28,7 @@ function route() {
   if ((m = p.match(/^\/a\/([\w-]+)$/))) return analysisPage(m[1]);
   if ((m = p.match(/^\/j\/(\w+)$/))) return joinByCode(m[1]);
   if ((m = p.match(/^\/reglas\/(\w+)$/))) return rulesPage(m[1]);
+  if ((m = p.match(/^\/aprende\/([\w-]+)$/))) return tutorialPage(m[1]);
   return lobbyPage();
 }
 

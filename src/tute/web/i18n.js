@@ -75,7 +75,7 @@ const ES = {
   ph_uy: "¡Uy!", ph_otra: "¿Otra partida?", ph_adios: "¡Hasta luego!", ph_espera: "Un momento, por favor",
   rematchWait: "Preparando la revancha…", liveTables: "Partidas en juego", noLive: "No hay partidas públicas en juego.",
   myHistory: "Tus partidas terminadas", noMyHistory: "Aún no has terminado ninguna partida.",
-  won: "Ganaste", lost: "Perdiste", noWinner: "Sin ganador", abandoned: "abandonada", joinError: "No hay ninguna mesa con ese código.",
+  gameWon: "Ganaste", gameLost: "Perdiste", noWinner: "Sin ganador", abandoned: "abandonada", joinError: "No hay ninguna mesa con ese código.",
   codeShort: "Un código tiene 8 letras o números.", aboutGame: "El juego", gameFor: "{0} jugadores",
   trickStep: "Baza {0}", prevTrick: "Baza anterior", nextTrick: "Baza siguiente",
   cantesNone: "Sin cantes todavía", seats2: "Jugadores", watching: "{0} mirando",
@@ -97,6 +97,9 @@ const ES = {
   analysisSummary: "Resumen por jugador", decisionsCol: "Decisiones", lossCol: "Tantos perdidos por decisión",
   accuracyCol: "Precisión", analysisNone: "El resolvedor no cubre ninguna decisión de esta mano.",
   analysisWait: "Analizando la partida…", dealPick: "Mano",
+  learnTitle: "Aprende a jugar", learnLine: "Lecciones cortas en la mesa: las obligaciones, los cantes, el cambio del siete, el arrastre, el diez de últimas y las vueltas.",
+  lessonStep: "Paso {0} de {1}", lessonDone: "¡Lección terminada!", lessonRestart: "Empezar de nuevo",
+  lessonNext: "Siguiente", lessonPartner: "Compañero", lessonRival: "Rival {0}",
 };
 
 const EN = {
@@ -175,7 +178,7 @@ const EN = {
   ph_uy: "Oops!", ph_otra: "Another game?", ph_adios: "See you!", ph_espera: "One moment, please",
   rematchWait: "Setting up the rematch…", liveTables: "Games being played", noLive: "No public game is being played.",
   myHistory: "Your finished games", noMyHistory: "You have not finished a game yet.",
-  won: "You won", lost: "You lost", noWinner: "No winner", abandoned: "abandoned", joinError: "No table has that code.",
+  gameWon: "You won", gameLost: "You lost", noWinner: "No winner", abandoned: "abandoned", joinError: "No table has that code.",
   codeShort: "A code has 8 letters or digits.", aboutGame: "The game", gameFor: "{0} players",
   trickStep: "Trick {0}", prevTrick: "Previous trick", nextTrick: "Next trick",
   cantesNone: "No declarations yet", seats2: "Players", watching: "{0} watching",
@@ -197,6 +200,9 @@ const EN = {
   analysisSummary: "Summary per player", decisionsCol: "Decisions", lossCol: "Points lost per decision",
   accuracyCol: "Accuracy", analysisNone: "The solver covers no decision of this deal.",
   analysisWait: "Analysing the game…", dealPick: "Deal",
+  learnTitle: "Learn to play", learnLine: "Short lessons at the table: the duties, the cantes, exchanging the seven, the arrastre, the last ten and de vueltas.",
+  lessonStep: "Step {0} of {1}", lessonDone: "Lesson complete!", lessonRestart: "Start again",
+  lessonNext: "Next", lessonPartner: "Partner", lessonRival: "Opponent {0}",
 };
 
 const DICTS = { es: ES, en: EN };

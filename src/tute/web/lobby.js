@@ -6,6 +6,7 @@ import { esc, api, local, loadVariants, variantsNow, variantOf } from "./util.js
 import { app, page, nav, topbar, bindTopbar } from "./shell.js";
 import { variantName, tablePage } from "./table.js";
 import { rulesHTML } from "./dialogs.js";
+import { tutorials, learnSectionHTML } from "./tutorial.js";
 
 const LEVELS = ["facil", "medio", "dificil", "maestro"];
 const GROUPS = ["match", "play", "cantes", "exchange", "auction", "deal", "other"];
@@ -92,8 +93,8 @@ function seatCount(v, opts) {
 
 function resultText(g) {
   if (g.status === "abandoned") return `<span class="res">${t("abandoned")}</span>`;
-  if (g.won === true) return `<span class="res win">${t("won")}</span>`;
-  if (g.won === false) return `<span class="res loss">${t("lost")}</span>`;
+  if (g.won === true) return `<span class="res win">${t("gameWon")}</span>`;
+  if (g.won === false) return `<span class="res loss">${t("gameLost")}</span>`;
   return `<span class="res">${t("noWinner")}</span>`;
 }
 
@@ -106,7 +107,7 @@ export async function lobbyPage() {
   };
   const defaultSeats = () => ["you", ...Array(seatCount(variantOf(st.variant), st.opts) - 1).fill("open")];
   st.seats = defaultSeats();
-  let open = [], live = [], hist = [];
+  let open = [], live = [], hist = [], lessons = [];
 
   const mine = () => Object.entries(local.seats()).sort((a, b) => b[1].at - a[1].at).slice(0, 6);
 
@@ -140,6 +141,7 @@ export async function lobbyPage() {
         <button class="primary" id="quick-play">${t("quickPlay")}</button>
         <p class="error" id="quick-error" role="alert"></p>
       </section>
+      ${learnSectionHTML(lessons)}
       <section class="panel-card" id="create">
         <h2>${t("createTitle")}</h2>
         <label>${t("variant")}<select id="c-variant">${variantOptions(st.variant)}</select></label>
@@ -276,19 +278,27 @@ export async function lobbyPage() {
 
   page.rerender = render;
   render();
+  let gone = false;  // a list that arrives after the lobby was left must not draw it again
   const refresh = async () => {
     try {
       const [tables, h] = await Promise.all([
         api("GET", "/api/tables"),
         api("GET", "/api/history", undefined, { "X-Tute-Seats": local.seatsHeader() })]);
       [open, live, hist] = [tables.tables, tables.live || [], h.games];
+      if (gone) return;
       const focused = document.activeElement && document.activeElement.tagName;
       if (focused !== "INPUT" && focused !== "SELECT") render();
     } catch { /* the lists simply stay as they were */ }
   };
   refresh();
+  tutorials().then((list) => {
+    lessons = list;
+    if (gone) return;
+    const focused = document.activeElement && document.activeElement.tagName;
+    if (focused !== "INPUT" && focused !== "SELECT") render();
+  }).catch(() => {});
   const timer = setInterval(refresh, 5000);
-  page.leave = () => clearInterval(timer);
+  page.leave = () => { gone = true; clearInterval(timer); };
 }
 
 export async function joinByCode(code) {

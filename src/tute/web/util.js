@@ -52,6 +52,7 @@ export async function api(method, path, body, headers = {}) {
   if (!res.ok) {
     const err = new Error(errorText(data.error, data.reason || res.statusText));
     err.code = data.error;
+    err.data = data;  // the whole refusal (a tutorial's carries its reason in both languages)
     throw err;
   }
   return data;
