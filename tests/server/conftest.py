@@ -111,6 +111,22 @@ def choose(state: dict[str, Any], rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
+def play_out(client: TestClient, table_id: str, token: str, seed: int) -> dict[str, Any]:
+    """Play the seat of ``token`` at random legal actions until the game is over (the bots,
+    if any, play the other seats); the seat's last state."""
+    rng = random.Random(seed)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        p = hello(ws, token)
+        while not p.state["over"]:  # type: ignore[index]
+            st = p.state
+            assert st is not None
+            if st["deal"]["to_move"] == p.seat:
+                p.send({"type": "act", "action": choose(st, rng)})
+            p.until("update")
+    assert p.state is not None
+    return p.state
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

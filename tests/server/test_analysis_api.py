@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import choose, hello
+from .conftest import play_out
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -23,15 +23,7 @@ def _play_out(client: TestClient) -> dict[str, Any]:
                     ).json()
     early = client.get(f"/api/games/{r['id']}/analysis")
     assert early.status_code == 409 and early.json()["error"] == "not_finished"
-    rng = random.Random(5)
-    with client.websocket_connect(f"/ws/{r['id']}") as ws:
-        p = hello(ws, r["token"])
-        while not p.state["over"]:  # type: ignore[index]
-            st = p.state
-            assert st is not None
-            if st["deal"]["to_move"] == p.seat:
-                p.send({"type": "act", "action": choose(st, rng)})
-            p.until("update")
+    play_out(client, r["id"], r["token"], seed=5)
     return r
 
 

@@ -25,15 +25,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def site(server_process: Any) -> str:
     srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05")

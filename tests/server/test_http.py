@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from tute.match import Match
 
-from .conftest import choose, hello
+from .conftest import play_out
 
 
 def test_variants_and_pages(client: TestClient) -> None:
@@ -96,22 +96,13 @@ def test_creation_is_rate_limited(make_client: Any) -> None:
 
 
 def test_history_record_and_replay(client: TestClient) -> None:
-    import random
 
     r = client.post("/api/play", json={"variant": "tute_2p_corriente", "level": "facil",
                                        "name": "Ana", "options": {"games_to_win": 1}}).json()
     # no record while the game runs: it holds the seed, hence every hidden card
     early = client.get(f"/api/games/{r['id']}/record")
     assert early.status_code == 409 and early.json()["error"] == "not_finished"
-    rng = random.Random(3)
-    with client.websocket_connect(f"/ws/{r['id']}") as ws:
-        p = hello(ws, r["token"])
-        while not p.state["over"]:  # type: ignore[index]
-            st = p.state
-            assert st is not None
-            if st["deal"]["to_move"] == p.seat:
-                p.send({"type": "act", "action": choose(st, rng)})
-            p.until("update")
+    final = play_out(client, r["id"], r["token"], seed=3)
     # a quick game is private: listed to the holder of its seat only
     games = client.get("/api/history", headers={"X-Tute-Seats": f"{r['id']}:{r['token']}"}
                        ).json()["games"]
@@ -119,7 +110,7 @@ def test_history_record_and_replay(client: TestClient) -> None:
     rec = client.get(f"/api/games/{r['id']}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     match = Match.from_record({k: v for k, v in rec.json().items() if k != "players"})
-    assert match.is_over() and match.result().to_json() == p.state["result"]  # type: ignore[index]
+    assert match.is_over() and match.result().to_json() == final["result"]
     replay = client.get(f"/api/games/{r['id']}/replay").json()
     assert len(replay["frames"]) == 1 + sum(len(d["actions"]) for d in rec.json()["deals"])
     assert all(len(f["hands"]) == 2 for f in replay["frames"])

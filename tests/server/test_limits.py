@@ -29,7 +29,7 @@ from tute.server.app import create_app
 from tute.server.hub import _CODE_ALPHABET
 from tute.server.limits import Limits
 
-from .conftest import ROOT, Player, choose, hello
+from .conftest import ROOT, hello, play_out
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -203,15 +203,7 @@ def test_code_lookups_are_rate_limited_per_address(tmp_path: Path) -> None:
 # ------------------------------------------------------------ history
 
 def _play_out(c: TestClient, r: dict[str, Any]) -> None:
-    rng = random.Random(3)
-    with c.websocket_connect(f"/ws/{r['id']}") as ws:
-        p: Player = hello(ws, r["token"])
-        while not p.state["over"]:  # type: ignore[index]
-            st = p.state
-            assert st is not None
-            if st["deal"]["to_move"] == p.seat:
-                p.send({"type": "act", "action": choose(st, rng)})
-            p.until("update")
+    play_out(c, r["id"], r["token"], seed=3)
 
 
 def test_history_shows_public_games_and_your_own_only(tmp_path: Path) -> None:
