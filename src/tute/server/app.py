@@ -54,6 +54,9 @@ def _clean_name(name: str) -> str:
 
 
 Name = Annotated[str, Field(max_length=40)]
+# The turn clock: seconds a player has for each decision before the table's bot plays it
+# (0: no clock). Below 10 s nobody can read the table; above 10 minutes it is no clock.
+Clock = Annotated[int, Field(ge=0, le=600)]
 
 
 class _Body(BaseModel):
@@ -68,6 +71,7 @@ class PlayBody(_Body):
     public: bool = False  # a quick game is private (not in the history) unless asked
     chat: bool = True
     hints: bool = False  # against bots hints are always allowed; this stores the setting
+    clock: Clock = 0
 
 
 class CreateBody(_Body):
@@ -78,6 +82,14 @@ class CreateBody(_Body):
     public: bool = False
     chat: bool = True
     hints: bool = False  # hints also where other people play (against bots: always)
+    clock: Clock = 0
+
+
+def _clock(seconds: int) -> int:
+    if 0 < seconds < 10:
+        raise TableError("bad_table", f"clock must be 0 (no clock) or 10 to 600 seconds, not "
+                         f"{seconds}")
+    return seconds
 
 
 class StepBody(_Body):
@@ -143,7 +155,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                max_tables: int = 1000, create_per_minute: float = 30.0,
                ws_rate: float = 8.0, ws_burst: int = 24,
                waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
-               abandon_after: float = 30 * 60.0) -> FastAPI:
+               abandon_after: float = 30 * 60.0, clock_scale: float = 1.0) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -162,7 +174,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                          abandon_after=abandon_after,  # a started table with its humans gone
                          max_spectators=limits.spectators,
                          spectators_per_address=limits.spectators_per_address,
-                         seat_clients=limits.seat_connections)
+                         seat_clients=limits.seat_connections, clock_scale=clock_scale)
     # per address, shared by its connections: reconnecting starts no new bucket
     creates = Buckets(create_per_minute / 60.0, max(5, int(create_per_minute)))
     lookups = Buckets(limits.code_per_minute / 60.0, limits.code_burst)
@@ -327,7 +339,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         seats = ["you"] + [body.level] * (n - 1)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, seats, _clean_name(body.name), public=body.public,
-            chat=body.chat, hints=body.hints)
+            chat=body.chat, hints=body.hints, clock=_clock(body.clock))
         return _created(table, seat, token)
 
     @app.post("/api/tables")
@@ -335,7 +347,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         check_rate(request)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, list(body.seats), _clean_name(body.name), body.public,
-            chat=body.chat, hints=body.hints)
+            chat=body.chat, hints=body.hints, clock=_clock(body.clock))
         return _created(table, seat, token)
 
     @app.get("/api/tables")

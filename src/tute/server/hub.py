@@ -149,7 +149,8 @@ class Hub:
         kept = settings[-1] if settings else {}
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
                       idle_since=idle_since, chat=kept.get("chat", True) is not False,
-                      chat_log=chat, on_rematch=self.rematch, hints=kept.get("hints") is True)
+                      chat_log=chat, on_rematch=self.rematch, hints=kept.get("hints") is True,
+                      clock=_stored_clock(kept.get("clock")))
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -215,7 +216,7 @@ class Hub:
     async def create(self, variant: str, options: Mapping[str, Any] | None,
                      seats: list[str], name: str, public: bool,
                      seed: int | None = None, chat: bool = True,
-                     hints: bool = False) -> tuple[Table, int, str]:
+                     hints: bool = False, clock: int = 0) -> tuple[Table, int, str]:
         """Create a table; ``seats`` holds one entry per seat: "you", "open" or a bot level
         ("bot", "bot:medio", "medio"). Returns (table, your seat, your token)."""
         if len(self.tables) >= self.max_tables:
@@ -245,13 +246,13 @@ class Hub:
                                      "'open', or a bot level: " + ", ".join(LEVELS))
                 built.append(Seat("bot", f"Bot {i + 1}", level))
         you = seats.index("you")
-        table = await self._open(match, built, you, public, chat, hints)
+        table = await self._open(match, built, you, public, chat, hints, clock)
         return table, you, token
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
-                    chat: bool, hints: bool = False) -> Table:
-        """Store a new table (and, with chat off or hints on, its settings) and start its
-        actor."""
+                    chat: bool, hints: bool = False, clock: int = 0) -> Table:
+        """Store a new table (and, with chat off, hints on or a turn clock, its settings) and
+        start its actor."""
         var = match.variant
         row = TableRow(
             id=secrets.token_urlsafe(9), code=self._new_code(), variant=var.id,
@@ -262,15 +263,15 @@ class Hub:
             version=0, result=None, created_at=time.time(), finished_at=None)
         try:
             await self.store.write(Store.op_create(row))
-            if not chat or hints:
-                await self.store.write(Store.op_note(
-                    row.id, "settings", None, store_dumps({"chat": chat, "hints": hints})))
+            if not chat or hints or clock:
+                await self.store.write(Store.op_note(row.id, "settings", None, store_dumps(
+                    {"chat": chat, "hints": hints, "clock": clock})))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
-                      on_rematch=self.rematch, hints=hints)
+                      on_rematch=self.rematch, hints=hints, clock=clock)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -291,7 +292,8 @@ class Hub:
             else:
                 built.append(Seat(st.kind, st.name, st.level))
         host = old.host if old.host is not None and old.host in tokens else min(tokens)
-        table = await self._open(match, built, host, old.public, old.chat, old.hints)
+        table = await self._open(match, built, host, old.public, old.chat, old.hints,
+                                 old.clock)
         return table, tokens
 
     def _new_code(self) -> str:
@@ -539,3 +541,10 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [_jsonable(v) for v in obj]
     return obj
+
+
+def _stored_clock(value: object) -> int:
+    """The turn clock of a stored table's settings (0 when none, or not a sane number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 10 <= value <= 600:
+        return value
+    return 0

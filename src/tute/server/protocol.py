@@ -321,7 +321,7 @@ def refusals_json(deal: Deal) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for card, why in deal.card_refusals().items():
         value = why.as_json()
-        key = (value["code"], dumps(value["params"]))
+        key = (why.code, dumps(value["params"]))
         if key not in groups:
             groups[key] = {**value, "cards": []}
         groups[key]["cards"].append(card)

@@ -79,6 +79,7 @@ class TableConfig:
     chat_burst: int = 4
     hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
     hint_burst: int = 3
+    clock_scale: float = 1.0  # real seconds per second of a table's turn clock (tests: less)
 
 
 class TableError(Exception):
@@ -203,7 +204,7 @@ class Table:
                  idle_since: float | None = None, chat: bool = True,
                  chat_log: Sequence[dict[str, Any]] = (),
                  on_rematch: Callable[[Table], Awaitable[tuple[Table, dict[int, str]]]]
-                 | None = None, hints: bool = False):
+                 | None = None, hints: bool = False, clock: int = 0):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -240,6 +241,9 @@ class Table:
         # hints where other people play too (against bots only they are always allowed)
         self.hints = hints
         self._hint_tasks: set[asyncio.Task[None]] = set()
+        # the turn clock: seconds a player has for a decision before the bot plays it (0: off)
+        self.clock = clock
+        self._turn: tuple[int, int, asyncio.TimerHandle] | None = None  # (seat, version, timer)
 
     # ------------------------------------------------------------ actor plumbing
 
@@ -256,6 +260,7 @@ class Table:
         for seat in self.seats:
             if seat.timer:
                 seat.timer.cancel()
+        self._stop_clock()
         if self._bot_task:
             self._bot_task.cancel()
         for task in list(self._hint_tasks):
@@ -312,6 +317,7 @@ class Table:
             "open_seats": sum(s.kind == "open" for s in self.seats),
             "chat": self.chat,
             "hints": self.hints,
+            "clock": self.clock,
             "rematch": None if self._rematch is None else self._rematch[0].id,
         }
 
@@ -875,12 +881,18 @@ class Table:
         self._kick()
 
     def _kick(self) -> None:
-        """Start the bot for the seat to move, if a bot plays it."""
+        """Start the bot for the seat to move, if a bot plays it; start the turn clock of a
+        player to move."""
         if self.status != "playing" or self.match.is_over():
+            self._stop_clock()
             return
         seat = self.match.to_move
-        if seat is None or not self.seats[seat].bot_plays:
+        if seat is None:
             return
+        if not self.seats[seat].bot_plays:
+            self._start_clock(seat)
+            return
+        self._stop_clock()
         if self._bot_task and not self._bot_task.done():
             return
         deal = self.match.deal
@@ -890,7 +902,39 @@ class Table:
         self._bot_task = asyncio.get_running_loop().create_task(
             self._think(seat, self.v, delay))
 
-    async def _think(self, seat: int, v: int, delay: float) -> None:
+    def _start_clock(self, seat: int) -> None:
+        """The player to move has ``clock`` seconds (after the pause that shows the last
+        trick) for this decision; then the bot plays it for them, once."""
+        if not self.clock or (self._turn is not None and self._turn[:2] == (seat, self.v)):
+            return
+        self._stop_clock()
+        deal = self.match.deal
+        pause = self.config.trick_pause if not deal.trick and deal.tricks else 0.0
+        v = self.v
+        timer = asyncio.get_running_loop().call_later(
+            self.clock * self.config.clock_scale + pause,
+            lambda: self.post(self._clock_out, seat, v))
+        self._turn = (seat, v, timer)
+
+    def _stop_clock(self) -> None:
+        if self._turn is not None:
+            self._turn[2].cancel()
+            self._turn = None
+
+    async def _clock_out(self, seat: int, v: int) -> None:
+        """The turn clock ran out: the seat's stand-in bot makes this one decision."""
+        if self._turn is None or self._turn[:2] != (seat, v):
+            return
+        self._turn = None
+        if v != self.v or self.status != "playing" or self.match.to_move != seat:
+            return
+        if self._bot_task and not self._bot_task.done():
+            return
+        log.info("table %s: seat %d ran out of time; its bot plays", self.id, seat)
+        self._bot_task = asyncio.get_running_loop().create_task(
+            self._think(seat, v, 0.0, forced=True))
+
+    async def _think(self, seat: int, v: int, delay: float, forced: bool = False) -> None:
         if delay > 0:
             await asyncio.sleep(delay)
         bot = self._bot_for(seat)
@@ -909,11 +953,14 @@ class Table:
             log.exception("table %s: bot for seat %d failed; playing a random card", self.id,
                           seat)
             action = legal[0]
-        self.post(self._bot_move, seat, v, str(action))
+        self.post(self._bot_move, seat, v, str(action), forced)
 
-    async def _bot_move(self, seat: int, v: int, action: str) -> None:
+    async def _bot_move(self, seat: int, v: int, action: str, forced: bool = False) -> None:
+        """The bot's action, unless the table moved on meanwhile; ``forced``: made for a
+        player whose turn clock ran out."""
         self._bot_task = None
-        if v != self.v or not self.seats[seat].bot_plays or self.match.to_move != seat or (
+        plays = forced or self.seats[seat].bot_plays
+        if v != self.v or not plays or self.match.to_move != seat or (
                 self.status != "playing"):
             self._kick()  # the table moved on (the player came back, or acted, or it stopped)
             return

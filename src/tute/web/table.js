@@ -283,7 +283,18 @@ export function tablePage(id) {
     app.onsubmit = onSubmit;
   }
 
+  // The turn clock (a table made with one): the seconds the player to move has left, counted
+  // from the update that gave them the turn; then the server's bot plays that decision.
+  function clockOf(s, st) {
+    if (!T.info.clock || T.info.status !== "playing" || T.state.over) return "";
+    if (T.state.deal.to_move !== s || st.kind !== "human" || st.away) return "";
+    if (T.clockV !== T.v) { T.clockV = T.v; T.turnAt = performance.now() + T.info.clock * 1000; }
+    return t("clockLeft", Math.max(0, Math.ceil((T.turnAt - performance.now()) / 1000)));
+  }
+
   function statusOf(s, st) {
+    const clock = clockOf(s, st);
+    if (clock) return st.kind === "human" && !st.online ? `${t("offline")} · ${clock}` : clock;
     if (st.away) return t("away");
     if (st.kind === "human" && !st.online) {
       const at = T.botAt[s];
@@ -356,7 +367,8 @@ export function tablePage(id) {
     const hintLine = T.hint ? `<p class="hint-line" id="hint-line" role="status">${esc(hintText(T.hint))}</p>` : "";
     const explain = myTurn && T.explain ? explainHTML(d, T.seat) : "";
     const focus = focusOf(el);
-    const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>`
+    const myClock = myTurn ? clockOf(T.seat, T.info.seats[T.seat]) : "";
+    const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>${myClock ? ` <span class="clock">${myClock}</span>` : ""}`
       : d.to_move !== null ? t("waitingFor", esc(seatName(d.to_move))) : "";
     const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
     const hand = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
@@ -476,7 +488,9 @@ export function tablePage(id) {
   }
 
   // the countdowns of absent players tick once a second; a resize re-lays the hand
-  const tick = setInterval(() => { if (Object.keys(T.botAt).length && T.state) render(); }, 1000);
+  const tick = setInterval(() => {
+    if (T.state && (Object.keys(T.botAt).length || (T.info && T.info.clock))) render();
+  }, 1000);
   let resizeTimer = null;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 120); };
   window.addEventListener("resize", onResize);

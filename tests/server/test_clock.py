@@ -1,0 +1,83 @@
+"""The optional turn clock: a player who lets it run out gets that one decision played by the
+table's bot; it is stored with the table, refused outside its range, and kept by a rematch."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .conftest import hello
+
+
+def _table(c: Any, clock: int) -> dict[str, Any]:
+    r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
+                                    "clock": clock})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    j = c.post(f"/api/tables/{out['id']}/join", json={"name": "B"}).json()
+    out["token1"] = j["token"]
+    return out
+
+
+def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any) -> None:
+    c = make_client(clock_scale=0.05)  # the table's 10 s are 0.5 s here
+    r = _table(c, 10)
+    with c.websocket_connect(f"/ws/{r['id']}") as w0, \
+            c.websocket_connect(f"/ws/{r['id']}") as w1:
+        players = {0: hello(w0, r["token"]), 1: hello(w1, r["token1"])}
+        assert players[0].msgs[0]["table"]["clock"] == 10
+        st = players[0].state
+        assert st is not None
+        mover = st["deal"]["to_move"]
+        waiter = players[mover]
+        t0 = time.monotonic()
+        u = waiter.until("update")  # nobody acts: the clock runs out and the bot plays
+        assert time.monotonic() - t0 >= 0.45
+        assert u["seat"] == mover and u["kind"] == "action"
+        assert u["v"] == waiter.msgs[0]["v"] + 1  # one decision, then the next clock
+        # then the other player's clock: the game goes on with nobody acting
+        u2 = waiter.until("update")
+        assert u2["v"] == u["v"] + 1
+
+
+def test_acting_in_time_stops_the_clock(make_client: Any) -> None:
+    c = make_client(clock_scale=0.2)  # 10 s are 2 s
+    r = _table(c, 10)
+    with c.websocket_connect(f"/ws/{r['id']}") as w0, \
+            c.websocket_connect(f"/ws/{r['id']}") as w1:
+        players = {0: hello(w0, r["token"]), 1: hello(w1, r["token1"])}
+        st = players[0].state
+        assert st is not None
+        mover = st["deal"]["to_move"]
+        p = players[mover]
+        time.sleep(1.0)  # half the clock
+        assert p.state is not None
+        action = p.state["deal"]["legal_actions"][0]
+        p.send({"type": "act", "action": action})
+        u = p.until("update")
+        assert u["seat"] == mover and u["action"] == action  # the player's own, not the bot's
+        # the clock starts again for the next decision: 2 s from now, not from the first turn
+        t0 = time.monotonic()
+        nxt = p.until("update")
+        assert time.monotonic() - t0 >= 1.5, nxt
+
+
+def test_the_clock_is_refused_outside_its_range_and_off_by_default(client: Any) -> None:
+    for bad in (5, 601, -1, "x", True):
+        r = client.post("/api/tables", json={"variant": "tute_2p_habanero",
+                                             "seats": ["you", "open"], "clock": bad})
+        assert r.status_code in (400, 422), (bad, r.text)
+        assert "clock" in r.text
+    r = client.post("/api/play", json={"variant": "tute_parejas"}).json()
+    with client.websocket_connect(f"/ws/{r['id']}") as ws:
+        assert hello(ws, r["token"]).msgs[0]["table"]["clock"] == 0
+
+
+def test_the_clock_is_stored_with_the_table(make_client: Any, tmp_path: Any) -> None:
+    data = tmp_path / "kept"
+    c = make_client(data_dir=data)
+    r = _table(c, 30)
+    c.__exit__(None, None, None)
+    c2 = make_client(data_dir=data)
+    with c2.websocket_connect(f"/ws/{r['id']}") as ws:
+        assert hello(ws, r["token"]).msgs[0]["table"]["clock"] == 30
