@@ -343,7 +343,7 @@ class Deal:
                 raise TuteError("trump_card, trump, upcard, stock, table_card and widow go with "
                                 "explicit hands")
             assert seed is not None
-            order = shuffled(seed, [c.index for c in ALL_CARDS if c.mask & deck])
+            order = shuffled(seed, _pack_indices(deck))
             masks = _deal_out(order, n, receivers, opts.deal_packet, size)
             dealt = len(receivers) * size
             layout = game.lay_out(order[dealt:], order[dealt - 1])
@@ -1580,6 +1580,18 @@ class Deal:
     def __repr__(self) -> str:
         state = "over" if self.is_over() else f"trick {self.trick_number}, seat {self._to_move}"
         return f"<Deal {self.variant.id} dealer={self.dealer} trump={self.trump_card} {state}>"
+
+
+_PACKS: dict[int, tuple[int, ...]] = {}  # a pack's mask -> its card indices, in index order
+
+
+def _pack_indices(deck: int) -> tuple[int, ...]:
+    """The cards of the pack ``deck`` as indices, the order a seed shuffles (built once per
+    pack: random playouts create a deal every few hundred microseconds)."""
+    cards = _PACKS.get(deck)
+    if cards is None:
+        cards = _PACKS[deck] = tuple(c.index for c in ALL_CARDS if c.mask & deck)
+    return cards
 
 
 def _deal_out(order: list[int], n: int, receivers: list[int], packet: int,
