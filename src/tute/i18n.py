@@ -814,7 +814,12 @@ def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
 
 def catalogue(lang: str) -> dict[str, Any]:
     """What the web page needs to word refusals as :func:`refusal_text` does: the templates
-    of ``lang`` (``code`` and ``code.you``, ``poll.<kind>``) and the suit names by letter."""
+    of ``lang`` (``code`` and ``code.you``, ``poll.<kind>``) and the suit names by letter;
+    and the match goal's phrases as :func:`goal_text` words them."""
+    table = TEXT.get(lang, TEXT["es"])
     return {"lang": lang, "refusals": dict(REFUSALS.get(lang, REFUSALS["en"])),
             "suits": {s.letter: s.spanish for s in Suit},
-            "suit_params": sorted(_SUIT_PARAMS)}
+            "suit_params": sorted(_SUIT_PARAMS),
+            # the match goal by kind: its phrase and which field of goal_info fills each name
+            "goals": {kind: {"text": table[key], "params": names}
+                      for kind, (key, names) in GOAL_PHRASES.items()}}

@@ -925,3 +925,22 @@ def test_a_table_with_a_turn_clock_counts_down_the_player_to_move(
     _fits(page, ".felt")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_goal_is_worded_by_the_servers_catalogue(browser: Any,
+                                                     start: Callable[..., str]) -> None:
+    """One word table per language: the page words the match goal from GET /api/messages (as
+    tute.i18n.goal_text does), not from words of its own."""
+    from tute.i18n import goal_text
+    from tute.match import Match
+
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", "guinote")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    want = goal_text("es", Match.new("guinote", seed=1).goal_info())
+    page.wait_for_selector(f"p.goal:has-text('{want}')", timeout=10_000)
+    assert not page.errors, page.errors
+    page.context.close()

@@ -44,11 +44,8 @@ const ES = {
   rank_A: "as", rank_2: "dos", rank_3: "tres", rank_4: "cuatro", rank_5: "cinco",
   rank_6: "seis", rank_7: "siete", rank_S: "sota", rank_C: "caballo", rank_R: "rey",
   cardName: "{0} de {1}", vueltas: "de vueltas", reason_tute: "por tute",
-  goal_series: "Serie de {0} manos", goal_race: "A {0} juegos", goal_games: "A {0} juegos",
   lostGames: "Perdidos", balance: "Saldo",
-  goal_losses: "Pierde quien llegue a {0} juegos perdidos", goal_balance: "Gana quien llegue a {0} tantos",
-  goal_balance_deals: "{0} manos; gana el saldo más alto",
-  goal_cotos: "{0} partidas a coto · {1} cotos", noScoreYet: "—", side: "Bando {0}",
+  noScoreYet: "—", side: "Bando {0}",
   info: "Mesa {0}", log: "Jugadas", closed: "Conexión cerrada: {0}",
   us2: "Nosotros", cotosCol: "Cotos", noTrumpYet: "Sin triunfo todavía", sheet: "Anotador", sheetTitle: "Anotador", dealOfN: "Mano {0} de {1}",
   thisDeal: "Esta mano", carried: "Traen", running: "Llevan", cumulative: "Acumulado",
@@ -147,11 +144,8 @@ const EN = {
   rank_A: "ace", rank_2: "two", rank_3: "three", rank_4: "four", rank_5: "five",
   rank_6: "six", rank_7: "seven", rank_S: "knave", rank_C: "knight", rank_R: "king",
   cardName: "{0} of {1}", vueltas: "de vueltas", reason_tute: "by tute",
-  goal_series: "Series of {0} deals", goal_race: "Race to {0} games", goal_games: "First to {0} games",
   lostGames: "Lost", balance: "Balance",
-  goal_losses: "Until someone loses {0} games; fewest losses wins", goal_balance: "First balance to {0}",
-  goal_balance_deals: "{0} deals; highest balance wins",
-  goal_cotos: "{0} games a coto · {1} cotos", noScoreYet: "—", side: "Side {0}",
+  noScoreYet: "—", side: "Side {0}",
   info: "Table {0}", log: "Moves", closed: "Connection closed: {0}",
   us2: "Us", cotosCol: "Cotos", noTrumpYet: "No trumps yet", sheet: "Score sheet", sheetTitle: "Score sheet", dealOfN: "Deal {0} of {1}",
   thisDeal: "This deal", carried: "Carried", running: "Running", cumulative: "Total",
@@ -252,6 +246,15 @@ function loadCatalogue(l) {
     fetch(`/api/messages/${l}`).then((r) => (r.ok ? r.json() : null))
       .then((c) => { if (c) CATALOGUES[l] = c; }).catch(() => {});
   }
+}
+
+// The match goal ({kind, n...}: goal_info) in the page's language, worded by the server's
+// catalogue as tute.i18n.goal_text words it; "" until the catalogue has come.
+export function goalWords(g) {
+  const cat = CATALOGUES[lang];
+  const spec = cat && cat.goals && cat.goals[g.kind];
+  if (!spec) return "";
+  return spec.text.replace(/\{(\w+)\}/g, (_, k) => String(g[spec.params[k]] ?? ""));
 }
 
 // ------------------------------------------------------------------ server messages by code

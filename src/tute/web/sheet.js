@@ -1,14 +1,12 @@
 // The score sheet (anotador): deal by deal, what each side made and scored, running totals,
 // which deal of how many, and the goal. Built from the server's `sheet` rows.
-import { t } from "./i18n.js";
+import { goalWords, t } from "./i18n.js";
 import { esc } from "./util.js";
 
-export function goalText(g, fallback) {
-  if (!g) return fallback || "";
-  if (g.kind === "cotos") return t("goal_cotos", g.partidas, g.cotos);
+export function goalText(g) {
+  if (!g) return "";
   if (g.kind === "series" && g.n === 1) return t("seriesOf1");
-  if (g.kind in { series: 1, race: 1, games: 1, losses: 1, balance: 1, balance_deals: 1 }) return t("goal_" + g.kind, g.n);
-  return g.text || fallback || "";
+  return goalWords(g);  // (never the English fallback on a Spanish page)
 }
 
 // "Mano 3 de 6" when the match has a fixed number of deals, else "Mano 3".
@@ -50,7 +48,7 @@ export function sheetHTML(state, sideName, live) {
   const head = [...Array(sides).keys()].map((sd) => `<th scope="col" title="${esc(sideName(sd))}">${esc(sideName(sd))}</th>`).join("");
   const current = state.over ? "" : `<tr class="current"><th scope="row">${state.deal_number}</th>${[...Array(sides).keys()].map((sd) =>
     `<td><span class="tot">${live[sd]}</span></td>`).join("")}</tr>`;
-  return `<div class="sheet-head"><b>${esc(dealOf(state))}</b> · ${esc(goalText(state.goal_info, state.goal))}</div>
+  return `<div class="sheet-head"><b>${esc(dealOf(state))}</b> · ${esc(goalText(state.goal_info))}</div>
     <div class="sheet-legend muted">${t("total")} · ${t("running")} · ${esc(unit)} · ${t("cumulative")}</div>
     <div class="scroll-x"><table class="sheet"><thead><tr><th scope="col">${t("dealN", "")}</th>${head}</tr></thead>
     <tbody>${body}${current}</tbody></table></div>`;

@@ -25,7 +25,7 @@ export function sideHTML(C) {
   return `<table class="score"><thead><tr><th></th><th scope="col">${t("points")}</th>${d.carry ? `<th scope="col" title="${esc(t("vueltasTag"))}">${t("running")}</th>` : ""}<th scope="col">${esc(unit)}</th>${T.state.cotos ? `<th scope="col">${t("cotosCol")}</th>` : ""}</tr></thead>
       <tbody>${rows}</tbody></table>
     ${d.carry ? `<p class="vueltas-note">${t("vueltasNow", d.carry.map((c, sd) => `${esc(C.sideName(sd))} ${c}`).join(" · "))}</p>` : ""}
-    <p class="goal"><b>${esc(dealOf(T.state))}</b> · ${esc(goalText(T.state.goal_info, T.state.goal))}</p>
+    <p class="goal"><b>${esc(dealOf(T.state))}</b> · ${esc(goalText(T.state.goal_info))}</p>
     ${contractHTML(C)}
     <h3>${t("cantes")}</h3>${cantes ? `<ul class="cantes">${cantes}</ul>` : `<p class="muted small">${t("cantesNone")}</p>`}
     <div class="side-buttons"><button class="ghost" data-do="last" id="last-btn" aria-expanded="${T.showLast}" ${last ? "" : "disabled"}>${T.showLast ? t("hideLastTrick") : t("lastTrick")}</button>
