@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -24,6 +26,18 @@ from ..bots import Bot, make_bot
 from ..views import SeatView
 
 __all__ = ["BotPool", "close_shared_pool", "is_heavy", "shared_pool"]
+
+
+def _watch_server(server: int) -> None:
+    """In a worker: exit when the server that started it is gone. A server killed outright
+    (kill -9, an out-of-memory kill) never shuts its pool down, and its workers -- a few
+    hundred MB each, with the solver loaded -- would otherwise live on as orphans."""
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
 
 
 def is_heavy(bot: Bot) -> bool:
@@ -80,8 +94,9 @@ class BotPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_server, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
