@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -137,3 +138,62 @@ def test_solver_tolerance_keeps_values_within_it() -> None:
             continue
         v = exact.value(deal)
         assert abs(rough.value(deal, tolerance=8) - v) <= 4
+
+
+def test_an_interrupted_search_raises_and_leaves_the_table_sound() -> None:
+    """``Solver.interrupt`` (from a timer thread, as the pimc bot's clock does) stops a search
+    with ``SearchInterrupted``; nothing it half-searched is stored, so after ``resume`` the
+    values are exact again."""
+    import threading
+
+    from tute.solver import SearchInterrupted, Solver
+
+    solver, fresh = Solver(tt_mb=8, threads=1), Solver(tt_mb=8, threads=1)
+    deal = tute.Deal.new("tute_parejas", seed=3)
+    solver.interrupt()
+    with pytest.raises(SearchInterrupted):
+        solver.value(deal)
+    solver.resume()
+    for seed in range(6):
+        deal = tute.Deal.new("tute_parejas", seed=seed)
+        timer = threading.Timer(0.002, solver.interrupt)
+        timer.start()
+        with contextlib.suppress(SearchInterrupted):
+            solver.value(deal)
+        timer.join()
+        solver.resume()
+        assert solver.value(deal) == fresh.value(deal)
+
+
+def test_the_clock_is_kept_even_when_one_world_takes_longer() -> None:
+    """At the first lead of Tute por parejas one world can take the solver a second; at 0.05 s
+    a move the bot still answers about on time, with a legal card (the rules bot's when no
+    world was finished)."""
+    import time
+
+    bot = make_bot("pimc:move_time=0.05", seed=1)
+    for seed in range(4):
+        deal = tute.Deal.new("tute_parejas", seed=seed)
+        view = deal.view(deal.to_move)
+        bot.choose(view, view.legal_actions)  # the first call loads the solver
+        t0 = time.perf_counter()
+        pick = bot.choose(view, view.legal_actions)
+        assert time.perf_counter() - t0 < 0.5
+        assert pick in view.legal_actions
+
+
+@pytest.mark.parametrize("variant, actions", [("tute_parejas", 9), ("tute_2p_habanero", 4)])
+def test_worlds_valued_in_two_threads_give_the_same_values(variant: str, actions: int) -> None:
+    """``helpers`` value worlds in parallel threads; each world's rollouts draw from a seed
+    taken in order, so a fixed number of worlds gives the same values as one thread."""
+    from tute.bots.pimc import action_values
+    from tute.solver import Solver
+
+    deal = _advance(tute.Deal.new(variant, seed=13), actions)
+    view = deal.view(deal.to_move)
+    legal = list(view.legal_actions)
+    one = action_values(view, legal, 6, random.Random(5), Solver(tt_mb=8, threads=1))
+    two = action_values(view, legal, 6, random.Random(5), Solver(tt_mb=8, threads=1),
+                        helpers=[Solver(tt_mb=8, threads=1)])
+    assert one.worlds == two.worlds == 6
+    assert one.values == pytest.approx(two.values)

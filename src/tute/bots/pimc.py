@@ -13,8 +13,12 @@ the best mean over the worlds. A world's action values come from
 
 The objective is the game's: the point margin of the seat's side, the balance where the deal
 pays (subastado's contract), the lost games where deals are lost (arrastrado, cabrón: one lost
-game weighs a whole deal of points). It is anytime: worlds are taken until ``move_time``
-seconds have passed (at least one), so a bot out of time still answers with a legal action.
+game weighs a whole deal of points). It is anytime and keeps its clock: worlds are taken
+until ``move_time`` seconds have nearly passed, then a timer interrupts the world under way
+(its values are dropped); the rules bot answers when not even one world was finished in
+time. ``threads=2`` values two worlds at once, each with its own solver (the search releases
+the GIL): twice the worlds on two cores. Within a world the first action's exact value plus
+the last world's differences between actions seeds the others' probes.
 The valuation itself is :func:`action_values`, which the analysis of records
 (:mod:`tute.analysis`) calls with a fixed number of worlds and no clock.
 
@@ -24,10 +28,14 @@ for analysis and arenas, never offered at a table.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import queue
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import Action
@@ -71,23 +79,29 @@ def _settings(move_time: Any, max_worlds: Any) -> tuple[float, int]:
 
 
 class _Evaluator:
-    """Values the legal actions of one world: exact where the solver reaches, else rollouts."""
+    """Values the legal actions of one world: exact where the solver reaches, else rollouts.
+    One per thread: its solver (and table) and its guesses are its own."""
 
-    def __init__(self, rng: random.Random, solver: Solver | None, tolerance: int = 0):
+    def __init__(self, rng: random.Random, solver: Solver | None, tolerance: int = 0,
+                 strict: bool = False):
         self.rng = rng
         self.solver = solver
         self.tolerance = tolerance
-        # per legal action, the last world's exact value: worlds differ little, so it is a
-        # close first guess for the next one's probes (MTD(f))
-        self.guesses: list[list[int]] = []
+        # strict: the deadline stops a rollout too (the solver is stopped by interrupt())
+        self.strict = strict
+        # per legal action, the last world's exact future value: a world's actions differ
+        # from each other much as they did in the last world, so the first action's value
+        # in this world plus the last world's offsets guesses the others closely (the
+        # solver's probes step out from the guess: a close one saves most of them)
+        self.last: list[int] | None = None
 
     def solvable(self, deal: Deal) -> bool:
         return self.solver is not None and _solver_covers(self.solver, deal)
 
-    def exact(self, deal: Deal, seat: int, guess: list[int] | None = None) -> float:
+    def exact(self, deal: Deal, seat: int, guess: int = 0) -> tuple[float, int]:
         """The seat's side's margin with perfect play from here, in the solver's terms (a
-        tute is worth ``TUTE_VALUE``), counting what was taken before. ``guess`` (one slot)
-        seeds the solver's probes with the last world's value and takes this one's."""
+        tute is worth ``TUTE_VALUE``), counting what was taken before; and the solver's
+        future value (side 0's), a guess for the next probe of a similar position."""
         from ..solver import taken_margin
 
         assert self.solver is not None
@@ -95,11 +109,14 @@ class _Evaluator:
         sign = 1 if hero is not None or deal.side_of(seat) == 0 else -1
         future = 0
         if not deal.is_over():
-            future = self.solver.value(deal, guess=guess[0] if guess else 0, hero=hero,
-                                      tolerance=self.tolerance)
-            if guess:
-                guess[0] = future
-        return float(sign * (taken_margin(deal, hero) + future))
+            future = self.solver.value(deal, guess=guess, hero=hero, tolerance=self.tolerance)
+        return float(sign * (taken_margin(deal, hero) + future)), future
+
+    def _check_time(self, deadline: float) -> None:
+        if self.strict and time.perf_counter() >= deadline:
+            from ..solver import SearchInterrupted
+
+            raise SearchInterrupted
 
     def rollout(self, deal: Deal, seat: int, deadline: float) -> float:
         """Play ``deal`` on with rules bots; the exact value as soon as the solver covers it."""
@@ -107,9 +124,10 @@ class _Evaluator:
         while not deal.is_over():
             if self.solvable(deal) and time.perf_counter() < deadline:
                 try:
-                    return self.exact(deal, seat)
+                    return self.exact(deal, seat)[0]
                 except TuteError:
                     self.solver = None  # a position it refuses: roll out from now on
+            self._check_time(deadline)
             mover = deal.to_move
             assert mover is not None
             view = deal.view(mover)
@@ -121,22 +139,34 @@ class _Evaluator:
         # one scale per decision: the solver's margins where it covers this position (a child
         # that ends the deal too), else rollouts
         exact = self.solvable(world)
-        if len(self.guesses) != len(legal):
-            self.guesses = [[0] for _ in legal]
+        last = self.last if self.last is not None and len(self.last) == len(legal) else None
+        futures: list[int] = []
         out: list[float] = []
-        for act, guess in zip(legal, self.guesses, strict=True):
+        for k, act in enumerate(legal):
+            self._check_time(deadline)
             child = world.copy()
             child.apply(act)
             if exact:
+                if not futures:
+                    guess = last[0] if last else 0
+                elif last:
+                    guess = futures[0] + last[k] - last[0]
+                else:
+                    guess = futures[0]
                 try:
-                    out.append(self.exact(child, seat, guess))
+                    value, future = self.exact(child, seat, guess)
+                    out.append(value)
+                    futures.append(future)
                     continue
                 except TuteError:  # a child position it refuses (a poll): roll out
                     pass
+            futures.append(futures[0] if futures else 0)
             if child.is_over():
                 out.append(objective(child, seat))
             else:
                 out.append(self.rollout(child, seat, deadline))
+        if exact:
+            self.last = futures
         return out
 
 
@@ -183,18 +213,30 @@ class ActionValues(NamedTuple):
     """What :func:`action_values` found: per legal action its mean value, and the worlds."""
 
     values: list[float]
-    worlds: int  # 0 when every legal action is worth the same (nothing was sampled)
+    #: 0 when every legal action is worth the same (nothing was sampled); -1 when a strict
+    #: deadline came before the first world was valued
+    worlds: int
 
 
 def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: random.Random,
                   solver: Solver | None, *, deadline: float = math.inf,
-                  tolerance: int = 0) -> ActionValues:
+                  tolerance: int = 0, helpers: Sequence[Solver] = (),
+                  strict: bool = False) -> ActionValues:
     """The mean value of each legal action (in ``legal``'s order) over up to ``worlds``
-    worlds sampled uniformly from ``view`` (at least one; no more once ``deadline``, a
-    ``time.perf_counter()`` instant, has passed), in the seat's side's terms
-    (:func:`objective`; the solver's margins where it covers the position). Equivalent cards
-    are valued once and share the value. With no deadline the result depends on the view,
-    ``worlds`` and the rng's state alone: the pimc bot's choice, and the analysis' measure."""
+    worlds sampled uniformly from ``view``, in the seat's side's terms (:func:`objective`;
+    the solver's margins where it covers the position). Equivalent cards are valued once
+    and share the value.
+
+    No world is started once ``deadline`` (a ``time.perf_counter()`` instant) has passed.
+    Without ``strict`` at least one world is valued whatever the time; with it the deadline
+    also stops the world under way (its searches are interrupted and its values dropped),
+    so the answer comes on time and may hold no world at all (``worlds == -1``: the caller
+    decides another way). ``helpers``, more solvers, value worlds at the same time in
+    threads (the solver's search releases the GIL): worlds are sampled in order from
+    ``rng`` in this thread, and each world's rollouts draw from a generator seeded from it,
+    so with no deadline and no tolerance the result depends on the view, ``worlds`` and the
+    rng's state alone -- the pimc bot's choice and the analysis' measure."""
+    from ..solver import SearchInterrupted
     from ..worlds import WorldSampler
 
     rep = _equivalents(view, legal)
@@ -202,16 +244,117 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
     if len(distinct) == 1:
         return ActionValues([0.0] * len(legal), 0)
     sampler = WorldSampler(view)
-    evaluator = _Evaluator(rng, solver, tolerance)
+    evaluators = [_Evaluator(rng, s, tolerance, strict) for s in (solver, *helpers)]
     totals = [0.0] * len(distinct)
     n = 0
-    while n < worlds and (n == 0 or time.perf_counter() < deadline):
-        world = sampler.deal(rng)
-        for i, v in enumerate(evaluator.values(world, view.seat, distinct, deadline)):
+
+    def add(values: list[float]) -> None:
+        nonlocal n
+        for i, v in enumerate(values):
             totals[i] += v
         n += 1
+
+    def room(started: int) -> bool:
+        return started < worlds and ((started == 0 and not strict)
+                                     or time.perf_counter() < deadline)
+
+    with _Alarm(deadline if strict else math.inf,
+                [e.solver for e in evaluators if e.solver is not None]):
+        if len(evaluators) == 1:
+            ev = evaluators[0]
+            started = 0
+            while room(started):
+                world = sampler.deal(rng)
+                ev.rng = random.Random(rng.getrandbits(64))
+                started += 1
+                try:
+                    add(ev.values(world, view.seat, distinct, deadline))
+                except SearchInterrupted:
+                    break
+        else:
+            _parallel(evaluators, sampler, rng, view.seat, distinct, deadline, room, add)
+    if n == 0:
+        return ActionValues([0.0] * len(legal), -1)
     slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
     return ActionValues([totals[slot[rep[i]]] / n for i in range(len(legal))], n)
+
+
+def _parallel(evaluators: list[_Evaluator], sampler: Any, rng: random.Random, seat: int,
+              distinct: list[Action], deadline: float, room: Callable[[int], bool],
+              add: Callable[[list[float]], None]) -> None:
+    """:func:`action_values`' loop with one world in flight per evaluator, in threads."""
+    from ..solver import SearchInterrupted
+
+    free: queue.SimpleQueue[_Evaluator] = queue.SimpleQueue()
+    for ev in evaluators:
+        free.put(ev)
+
+    def task(world: Deal, seed: int) -> list[float]:
+        ev = free.get()
+        try:
+            ev.rng = random.Random(seed)
+            return ev.values(world, seat, distinct, deadline)
+        finally:
+            free.put(ev)
+
+    pool = _thread_pool(len(evaluators))
+    pending: set[Future[list[float]]] = set()
+    started = 0
+    while True:
+        while len(pending) < len(evaluators) and room(started):
+            world = sampler.deal(rng)
+            pending.add(pool.submit(task, world, rng.getrandbits(64)))
+            started += 1
+        if not pending:
+            return
+        left = deadline - time.perf_counter()
+        done, pending = wait(pending, timeout=None if math.isinf(left) else max(left, 0) + 0.05,
+                             return_when=FIRST_COMPLETED)
+        for fut in done:
+            with contextlib.suppress(SearchInterrupted):
+                add(fut.result())
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _thread_pool(size: int) -> ThreadPoolExecutor:
+    if size not in _POOLS:
+        _POOLS[size] = ThreadPoolExecutor(size, thread_name_prefix="tute-pimc")
+    return _POOLS[size]
+
+
+class _Alarm:
+    """Interrupts the solvers at ``deadline`` (a timer thread), and lets them run again at
+    the end of the ``with`` block -- never after it, even if the timer fires meanwhile."""
+
+    def __init__(self, deadline: float, solvers: list[Solver]):
+        self.solvers = solvers
+        self.lock = threading.Lock()
+        self.over = False
+        self.timer: threading.Timer | None = None
+        if solvers and not math.isinf(deadline):
+            self.timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), self._ring)
+            self.timer.daemon = True
+
+    def _ring(self) -> None:
+        with self.lock:
+            if not self.over:
+                for s in self.solvers:
+                    s.interrupt()
+
+    def __enter__(self) -> _Alarm:
+        if self.timer is not None:
+            self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        with self.lock:
+            self.over = True
+            for s in self.solvers:
+                s.resume()
 
 
 class _SearchBot(Bot):
@@ -227,32 +370,54 @@ class _SearchBot(Bot):
                                      ("tolerance", tolerance, 0, 60)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
                 raise TuteError(f"invalid {key} {value!r}: expected an integer {low}..{top}")
+        # threads: worlds valued at once, each by its own solver in its own thread
         self.tt_mb, self.threads = tt_mb, threads
         # the solver may stop within this many points of a world's value: noise well below
         # the spread between worlds, for a fraction of the probes
         self.tolerance = tolerance
-        self._solver: Solver | None = None
+        self._solvers: list[Solver] | None = None
         self.last_worlds = 0  # worlds valued at the last decision (for benches and tests)
+        self.fallbacks = 0  # decisions the clock left to the rules bot (no world in time)
 
-    def solver(self) -> Solver | None:
-        if self._solver is None:
+    def _all_solvers(self) -> list[Solver]:
+        if self._solvers is None:
             try:
                 from ..solver import Solver
             except ImportError:  # numba missing: rollouts only
-                return None
-            self._solver = Solver(tt_mb=self.tt_mb, threads=self.threads)
-        return self._solver
+                self._solvers = []
+            else:
+                self._solvers = [Solver(tt_mb=self.tt_mb, threads=1)
+                                 for _ in range(self.threads)]
+        return self._solvers
+
+    def solver(self) -> Solver | None:
+        solvers = self._all_solvers()
+        return solvers[0] if solvers else None
+
+    def helpers(self) -> list[Solver]:
+        return self._all_solvers()[1:]
 
 
 @register("pimc", "samples worlds consistent with its view and solves each exactly "
                   "(rollouts where the solver does not reach); move_time seconds per move")
 class PimcBot(_SearchBot):
+    def __init__(self, seed: int | None = None, **settings: Any):
+        super().__init__(seed=seed, **settings)
+        self._fallback = RulesBot(seed=seed)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        # a little of the budget is kept for what follows the last world (choosing,
+        # answering): the clock is the caller's, not the search's
+        start = time.perf_counter()
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
-                              deadline=time.perf_counter() + self.move_time,
-                              tolerance=self.tolerance)
+                              deadline=start + 0.97 * self.move_time - 0.002,
+                              tolerance=self.tolerance, helpers=self.helpers(), strict=True)
+        if found.worlds < 0:  # out of time before the first world: the rules bot's choice
+            self.fallbacks += 1
+            self.last_worlds = 0
+            return self._fallback.choose(view, legal)
         if found.worlds:
             self.last_worlds = found.worlds
         best = max(found.values)
@@ -282,6 +447,6 @@ class CheatBot(_SearchBot):
             return legal[0]
         deal = self._deal()
         evaluator = _Evaluator(self.rng, self.solver())
-        values = evaluator.values(deal, view.seat, legal, time.perf_counter() + self.move_time)
+        values = evaluator.values(deal, view.seat, legal, math.inf)
         best = max(values)
         return legal[next(i for i, t in enumerate(values) if math.isclose(t, best))]

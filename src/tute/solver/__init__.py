@@ -80,6 +80,7 @@ __all__ = [
     "TUTE_VALUE",
     "Analysis",
     "NotCardPlayPositionError",
+    "SearchInterrupted",
     "Solver",
     "SolverError",
     "UnsupportedPositionError",
@@ -131,6 +132,11 @@ class SolverError(TuteError):
 
 class UnsupportedPositionError(SolverError):
     """A position the solver cannot value exactly (see the module docstring)."""
+
+
+class SearchInterrupted(Exception):
+    """:meth:`Solver.interrupt` stopped a search: it has no value. Not a :class:`TuteError`
+    (the position is fine; the caller ran out of time)."""
 
 
 @dataclass
@@ -237,10 +243,25 @@ class Solver:
         self._lock = threading.Lock()
         self._last_cfg: bytes | None = None
         self.nodes = 0  # nodes of the last call
+        # set by interrupt() from any thread: every search stops at its next trick start
+        self._interrupted = False
 
     @property
     def tt_bytes(self) -> int:
         return int(self.tt.nbytes)
+
+    def interrupt(self) -> None:
+        """Stop the search under way (callable from another thread, e.g. a timer): it
+        raises :class:`SearchInterrupted`, having stored nothing, and so does every search
+        until :meth:`resume`."""
+        self._interrupted = True
+        self._stats[:, ST_ABORT] = 1
+
+    def resume(self) -> None:
+        """Undo :meth:`interrupt`: searches run again."""
+        self._interrupted = False
+        self._stats[:, ST_ABORT] = 0
+        self._stats[:, ST_VOID] = 0
 
     def reset(self) -> None:
         """Forget the table's contents (O(1): entries carry a generation stamp)."""
@@ -288,9 +309,15 @@ class Solver:
 
     def _window(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One fail-soft window search: by this thread, or by every thread at once."""
+        if self._interrupted:
+            raise SearchInterrupted
         if self._serial(st):
-            return int(root_search(st, cfg, self.stats, self.tt, self._moves, alpha, beta))
-        return self._search(cfg, st, alpha, beta)
+            v = int(root_search(st, cfg, self.stats, self.tt, self._moves, alpha, beta))
+        else:
+            v = self._search(cfg, st, alpha, beta)
+        if self._interrupted:  # the value may be void: an aborted search returns anything
+            raise SearchInterrupted
+        return v
 
     def _search(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One window search by every thread at once over the shared table (each helper
@@ -302,8 +329,12 @@ class Solver:
             stats = self._stats
             stats[:, ST_ABORT] = 0
             stats[:, ST_VOID] = 0
+            if self._interrupted:  # interrupt() came between the check and the reset
+                raise SearchInterrupted
             root_search_threads(st, cfg, stats, self.tt, self._scratch, alpha, beta,
                                 self._out)
+            if self._interrupted:
+                raise SearchInterrupted
             stats[:, ST_ABORT] = 0
             # the first search to finish never saw the flag: at least one value is good
             return next(int(self._out[t]) for t in range(self.threads)
