@@ -100,8 +100,54 @@ def test_arena_command(tmp_path: Path) -> None:
     for bad, message in ((["random"], "two or more different bots"),
                          (["rules,rules:depth=2"], "no setting 'depth'"),
                          (["rules,nobody"], "unknown bot"),
-                         (["rules,random", "--plot", str(tmp_path / "x.png")], "SVG")):
+                         (["rules,random", "--plot", str(tmp_path / "x.jpg")], "SVG or PNG"),
+                         (["rules,random", "--backend", "mpi"], "expected one of processes, ray"),
+                         (["rules,random", "--address", "ray://h:1"], "for --backend ray")):
         out = runner.invoke(app, ["arena", *bad, "--deals", "1"])
         assert out.exit_code == 2 and message in out.output, out.output
     out = runner.invoke(app, ["selfplay", "--move-time", "0.1", "--deals", "1"])
     assert out.exit_code == 2 and "--move-time needs --bots" in out.output
+
+
+def test_arena_draws_the_ratings_as_png(tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    from typer.testing import CliRunner
+
+    from tute.cli import app
+
+    plot = tmp_path / "elo.png"
+    out = CliRunner().invoke(app, ["arena", "random,rules", "--variant", "tute_2p_corriente",
+                                   "--deals", "3", "--plot", str(plot)])
+    assert out.exit_code == 0, out.output
+    assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_parts_of_a_run_merge_into_the_whole_run() -> None:
+    """Deals split with ``first`` and merged give the figures of the run in one piece."""
+    from tute.arena import merge_results, selfplay
+
+    whole = selfplay(["rules", "random"], "tute_2p_habanero", deals=7, seed=4)
+    parts = [selfplay(["rules", "random"], "tute_2p_habanero", deals=n, seed=4, first=lo)
+             for lo, n in ((3, 4), (0, 3))]
+    merged = merge_results(parts)
+    assert merged.margin == whole.margin and merged.win_rate == whole.win_rate
+    assert (merged.wins, merged.losses, merged.draws) == (whole.wins, whole.losses, whole.draws)
+    assert merged.decisions == whole.decisions and merged.played == whole.played
+
+
+@pytest.mark.parametrize("backend", ["processes", "ray"])
+def test_a_split_tournament_gives_the_figures_of_one_process(backend: str) -> None:
+    """``jobs`` splits every pair's deals over processes or a local Ray; the ratings and the
+    pairs' figures are those of the run in one process (seeded bots: the same games)."""
+    if backend == "ray":
+        pytest.importorskip("ray")
+    bots = ["rules", "random", "rules:noise=0.5"]
+    one = tournament(bots, "tute_2p_corriente", deals=5, seed=2)
+    split = tournament(bots, "tute_2p_corriente", deals=5, seed=2, jobs=2, backend=backend)
+    assert [p.margin for p in split.pairs] == [p.margin for p in one.pairs]
+    assert split.ratings == one.ratings
+
+
+def test_a_bad_backend_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="invalid backend 'mpi'"):
+        tournament(["rules", "random"], deals=1, backend="mpi")

@@ -29,8 +29,9 @@ from .ratings import Rating, bradley_terry
 from .shuffle import derive_seed
 from .variants import Options, Variant, find_variant
 
-__all__ = ["ArenaResult", "DDMeter", "Interval", "TournamentResult", "play_deal", "play_match",
-           "ratings_svg", "selfplay", "t_quantile", "tournament"]
+__all__ = ["BACKENDS", "ArenaResult", "DDMeter", "Interval", "TournamentResult", "merge_results",
+           "play_deal", "play_match", "ratings_png", "ratings_svg", "selfplay", "t_quantile",
+           "tournament"]
 
 Progress = Callable[[int, int], None]
 _BOT_SEED_INDEX = 7_000_000
@@ -76,6 +77,11 @@ class ArenaResult:
     decisions: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     dd_loss: dict[str, float] = field(default_factory=dict)  # per bot, points per decision
+    #: the decisions the double-dummy loss was measured on, per bot
+    dd_decisions: dict[str, int] = field(default_factory=dict)
+    #: per deal (per duplicate pair): A's margin and score, in order (to merge runs of parts)
+    samples: tuple[tuple[float, float], ...] = field(default=(), repr=False)
+    first: int = 0  # the index of the first deal (match) played
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -255,6 +261,7 @@ def selfplay(
     matches: bool = False,
     progress: Progress | None = None,
     dd_loss: bool = False,
+    first: int = 0,
 ) -> ArenaResult:
     """Play ``deals`` deals (``matches=True``: matches) of ``variant`` between two line-ups.
 
@@ -264,6 +271,8 @@ def selfplay(
     from ``derive_seed(seed, i)``; bots are seeded from ``seed`` and their seat.
     ``progress(done, total)`` is called after every deal (match) played. ``dd_loss`` also
     measures each bot's double-dummy loss per decision (slow: one exact analysis a decision).
+    ``first`` starts at deal ``first`` instead of 0: parts of one run, played apart, give
+    together (:func:`merge_results`) what the whole run gives.
     """
     if len(lineups) != 2:
         raise ValueError(f"expected two line-ups, got {len(lineups)}")
@@ -284,7 +293,7 @@ def selfplay(
     wins = losses = draws = 0
     done = 0
     start = time.perf_counter()
-    for i in range(deals):
+    for i in range(first, first + deals):
         game_seed = derive_seed(seed, i)
         pair_margin: list[float] = []
         pair_score: list[float] = []
@@ -334,7 +343,41 @@ def selfplay(
         wins=wins, losses=losses, draws=draws, ms_per_decision=ms,
         decisions=dict(timer.count), seconds=seconds,
         dd_loss=timer.dd.per_decision() if timer.dd is not None else {},
+        dd_decisions=dict(timer.dd.count) if timer.dd is not None else {},
+        samples=tuple(zip(margins, scores, strict=True)), first=first,
     )
+
+
+def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
+    """One result from the parts of one run (the same line-ups, variant and seed, deals split
+    with ``first``): the figures the whole run would have given, ``seconds`` their sum."""
+    if not parts:
+        raise ValueError("nothing to merge")
+    parts = sorted(parts, key=lambda r: r.first)
+    head = parts[0]
+    samples = tuple(x for r in parts for x in r.samples)
+    count: dict[str, int] = {}
+    spent: dict[str, float] = {}
+    dd_count: dict[str, int] = {}
+    dd_sum: dict[str, float] = {}
+    for r in parts:
+        for name, n in r.decisions.items():
+            count[name] = count.get(name, 0) + n
+            spent[name] = spent.get(name, 0.0) + n * r.ms_per_decision.get(name, 0.0)
+        for name, n in r.dd_decisions.items():
+            dd_count[name] = dd_count.get(name, 0) + n
+            dd_sum[name] = dd_sum.get(name, 0.0) + n * r.dd_loss.get(name, 0.0)
+    return ArenaResult(
+        variant=head.variant, lineups=head.lineups, units=head.units,
+        played=sum(r.played for r in parts), games=sum(r.games for r in parts),
+        duplicate=head.duplicate, seed=head.seed,
+        margin=interval([m for m, _s in samples]), win_rate=interval([s for _m, s in samples]),
+        wins=sum(r.wins for r in parts), losses=sum(r.losses for r in parts),
+        draws=sum(r.draws for r in parts),
+        ms_per_decision={k: spent[k] / count[k] for k in count}, decisions=count,
+        seconds=sum(r.seconds for r in parts),
+        dd_loss={k: dd_sum[k] / dd_count[k] for k in dd_count if dd_count[k]},
+        dd_decisions=dd_count, samples=samples, first=head.first)
 
 
 def _lineup_names(lineup: str | Sequence[str]) -> list[str]:
@@ -389,11 +432,15 @@ def tournament(
     jobs: int = 1,
     dd_loss: bool = False,
     progress: Progress | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> TournamentResult:
     """Every pair of ``bots`` (``mode="gauntlet"``: the first against each other one) on the
     same ``deals`` duplicate deals; Elo by Bradley–Terry over the duplicate games' results.
-    ``jobs`` > 1 plays the pairs in that many processes. ``progress(done, total)`` counts
-    deals (with ``jobs`` > 1: whole pairs' deals as each pair ends)."""
+    ``jobs`` > 1 splits the pairs' deals into parts played in that many processes
+    (``backend="processes"``) or as tasks of a Ray cluster (``backend="ray"``: the one at
+    ``address``, else a local one with ``jobs`` CPUs); the figures do not depend on how the
+    run was split. ``progress(done, total)`` counts deals (as parts end when split)."""
     names = [b.strip() for b in bots]
     if len(names) < 2 or len(set(names)) != len(names):
         raise ValueError(f"a tournament needs two or more different bots, got {names}")
@@ -401,6 +448,8 @@ def tournament(
         raise ValueError(f"invalid mode {mode!r}: expected round_robin or gauntlet")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 64:
         raise ValueError(f"invalid jobs {jobs!r}: expected 1..64")
+    if backend not in BACKENDS:
+        raise ValueError(f"invalid backend {backend!r}: expected one of {', '.join(BACKENDS)}")
     for name in names:
         make_bot(name)  # fail early, naming what is valid
     if mode == "gauntlet":
@@ -411,7 +460,7 @@ def tournament(
     kwargs: dict[str, Any] = {"deals": deals, "seed": seed, "options": options,
                               "duplicate": True, "dd_loss": dd_loss}
     results: list[ArenaResult] = []
-    if jobs == 1:
+    if jobs == 1 and backend == "processes":
         per_pair = None
         for k, (a, b) in enumerate(pairs):
             if progress is not None:
@@ -419,17 +468,19 @@ def tournament(
                     progress(k * total + done, len(pairs) * total)
             results.append(selfplay([a, b], variant, progress=per_pair, **kwargs))
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # spawn: the solver's OpenMP threads are not fork-safe (see tute.solver)
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            futures = [pool.submit(selfplay, [a, b], variant, **kwargs) for a, b in pairs]
-            for k, fut in enumerate(futures):
-                results.append(fut.result())
-                if progress is not None:
-                    progress(k + 1, len(pairs))
+        # a few parts per job, so that the jobs end together and progress moves
+        split = max(1, min(deals, math.ceil(3 * jobs / len(pairs))))
+        size = math.ceil(deals / split)
+        tasks = [(k, a, b, lo, min(size, deals - lo)) for k, (a, b) in enumerate(pairs)
+                 for lo in range(0, deals, size)]
+        calls = [((a, b), variant, {**kwargs, "deals": n, "first": lo})
+                 for _k, a, b, lo, n in tasks]
+        sizes = [n for *_x, n in tasks]
+        run = _run_ray if backend == "ray" else _run_processes
+        parts = run(calls, jobs, address, sizes, len(pairs) * deals, progress)
+        for k in range(len(pairs)):
+            results.append(merge_results([p for t, p in zip(tasks, parts, strict=True)
+                                          if t[0] == k]))
     scores: dict[tuple[str, str], tuple[float, float]] = {}
     for (a, b), res in zip(pairs, results, strict=True):
         half = res.draws / 2
@@ -437,12 +488,77 @@ def tournament(
     loss: dict[str, list[tuple[float, int]]] = {}
     for res in results:
         for name, value in res.dd_loss.items():
-            loss.setdefault(name, []).append((value, res.decisions.get(name, 1)))
+            loss.setdefault(name, []).append((value, res.dd_decisions.get(name, 1)))
     dd = {n: sum(v * w for v, w in vals) / sum(w for _v, w in vals) for n, vals in loss.items()}
     return TournamentResult(
         variant=find_variant(variant).id, bots=tuple(names), mode=mode, deals=deals, seed=seed,
         pairs=results, ratings=bradley_terry(names, scores), dd_loss=dd,
         seconds=time.perf_counter() - start)
+
+
+BACKENDS = ("processes", "ray")
+_Call = tuple[tuple[str, str], str, dict[str, Any]]
+
+
+def _play_part(call: _Call) -> ArenaResult:
+    (a, b), variant, kwargs = call
+    return selfplay([a, b], variant, **kwargs)
+
+
+def _run_processes(calls: list[_Call], jobs: int, address: str | None, sizes: list[int],
+                   total: int, progress: Progress | None) -> list[ArenaResult]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    if address is not None:
+        raise ValueError("an address is for the ray backend")
+    # spawn: the solver's OpenMP threads are not fork-safe (see tute.solver)
+    ctx = multiprocessing.get_context("spawn")
+    out: list[ArenaResult | None] = [None] * len(calls)
+    done = 0
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = {pool.submit(_play_part, c): i for i, c in enumerate(calls)}
+        for fut in as_completed(futures):
+            i = futures[fut]
+            out[i] = fut.result()
+            done += sizes[i]
+            if progress is not None:
+                progress(done, total)
+    return [r for r in out if r is not None]
+
+
+def _run_ray(calls: list[_Call], jobs: int, address: str | None, sizes: list[int],
+             total: int, progress: Progress | None) -> list[ArenaResult]:
+    """The parts as Ray tasks: on the cluster at ``address``, else on a local Ray started
+    for the run (``jobs`` CPUs) and stopped after it."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'tute[cluster]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address is not None:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(num_cpus=1)(_play_part)
+        refs = {task.remote(c): i for i, c in enumerate(calls)}
+        out: list[ArenaResult | None] = [None] * len(calls)
+        waiting = list(refs)
+        done = 0
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            for ref in ready:
+                i = refs[ref]
+                out[i] = ray.get(ref)
+                done += sizes[i]
+                if progress is not None:
+                    progress(done, total)
+    finally:
+        if started:
+            ray.shutdown()
+    return [r for r in out if r is not None]
 
 
 def ratings_svg(result: TournamentResult) -> str:
@@ -476,3 +592,42 @@ def ratings_svg(result: TournamentResult) -> str:
         parts.append(f'<text x="{x(v) - 15:.1f}" y="{axis + 16}" font-size="11">{v:.0f}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def ratings_png(result: TournamentResult) -> bytes:
+    """The chart of :func:`ratings_svg` as a PNG image (drawn with Pillow: the ``plot``
+    extra)."""
+    import io
+
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        raise ValueError("a PNG plot needs Pillow: pip install 'tute[plot]' "
+                         "(or name the file .svg)") from None
+    rows = sorted(result.ratings.values(), key=lambda r: -r.elo)
+    finite = [x for r in rows for x in (r.low, r.high) if math.isfinite(x)] or [1500.0]
+    lo, hi = min(finite) - 20, max(finite) + 20
+    width, left, top, step = 640, 170, 40, 28
+    height = top + step * len(rows) + 30
+
+    def x(v: float) -> float:
+        v = min(max(v, lo), hi)
+        return left + (width - left - 20) * (v - lo) / (hi - lo)
+
+    img = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(img)
+    draw.text((10, 10), f"Elo ({result.variant}, {result.deals} duplicate deals per pair, "
+              "95% intervals)", fill="black")
+    for i, r in enumerate(rows):
+        y = top + step * i + 14
+        draw.text((10, y - 6), r.name[:26], fill="black")
+        draw.line([(x(r.low), y), (x(r.high), y)], fill="#555555", width=2)
+        draw.ellipse([x(r.elo) - 5, y - 5, x(r.elo) + 5, y + 5], fill="#bb2222")
+        draw.text((x(r.elo) + 8, y - 16), f"{r.elo:.0f}", fill="black")
+    axis = top + step * len(rows) + 8
+    draw.line([(left, axis), (width - 20, axis)], fill="#999999")
+    for v in (lo, (lo + hi) / 2, hi):
+        draw.text((x(v) - 15, axis + 6), f"{v:.0f}", fill="black")
+    out = io.BytesIO()
+    img.save(out, format="PNG")
+    return out.getvalue()

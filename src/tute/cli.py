@@ -1460,25 +1460,48 @@ def arena_command(
     gauntlet: Annotated[bool, typer.Option(
         "--gauntlet", help="The first bot against each other one (default: every pair).")
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64,
-                                      help="Play the pairs in this many processes.")] = 1,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", min=1, max=64,
+        help="Split the deals over this many processes (or Ray CPUs).")] = 1,
+    backend: Annotated[str, typer.Option(
+        "--backend", help="Where the jobs run: processes, or ray (a local Ray, or the "
+        "cluster at --address).")] = "processes",
+    address: Annotated[str | None, typer.Option(
+        "--address", help="The Ray cluster to use with --backend ray (e.g. "
+        "ray://host:10001).")] = None,
     dd_loss: Annotated[bool, typer.Option(
         "--dd-loss", help="Also measure each bot's double-dummy loss per decision (slow).")
     ] = False,
     move_time: MoveTime = None,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="Write the ratings with their intervals to this SVG file.")] = None,
+        "--plot", help="Write the ratings with their intervals to this file (.svg or .png).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """A round robin (or gauntlet) of bots on duplicate deals: each pair's mean margin and win
     rate with 95% intervals, and Elo ratings (Bradley–Terry) with intervals for all."""
-    from .arena import ratings_svg, tournament
+    from .arena import BACKENDS, ratings_png, ratings_svg, tournament
 
     var = find_variant(variant)
     opts = var.resolve(_parse_options(option))
     names = [_with_move_time(b, move_time) for b in bots.split(",") if b.strip()]
-    if plot is not None and plot.suffix.lower() != ".svg":
-        _bad(f"invalid --plot {_q(str(plot))}: the ratings are drawn as SVG (name it .svg)")
+    if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
+        _bad(f"invalid --plot {_q(str(plot))}: the ratings are drawn as SVG or PNG (name it "
+             ".svg or .png)")
+    if plot is not None and plot.suffix.lower() == ".png":
+        try:
+            import PIL  # noqa: F401
+        except ImportError:
+            _bad("a PNG --plot needs Pillow: pip install 'tute[plot]' (or name it .svg)")
+    if backend not in BACKENDS:
+        _bad(f"invalid --backend {_q(backend)}: expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        _bad("--address is for --backend ray")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            _bad("--backend ray needs Ray: pip install 'tute[cluster]'")
     if dd_loss:
         try:
             import tute.solver  # noqa: F401
@@ -1488,14 +1511,18 @@ def arena_command(
     try:
         res = tournament(names, var.id, deals=deals, seed=seed, options=opts,
                          mode="gauntlet" if gauntlet else "round_robin", jobs=jobs,
-                         dd_loss=dd_loss, progress=_progress_bar(show))
+                         dd_loss=dd_loss, progress=_progress_bar(show), backend=backend,
+                         address=address)
     except ValueError as exc:
         _bad(str(exc))
     if show:
         sys.stderr.write("\n")
     if plot is not None:
         try:
-            plot.write_text(ratings_svg(res), encoding="utf-8")
+            if plot.suffix.lower() == ".png":
+                plot.write_bytes(ratings_png(res))
+            else:
+                plot.write_text(ratings_svg(res), encoding="utf-8")
         except OSError as exc:
             _bad(f"cannot write --plot {_q(str(plot))}: {exc.strerror}")
     if as_json:
