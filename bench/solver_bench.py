@@ -13,13 +13,21 @@ deal is also run with one thread for comparison. A busy machine inflates the tim
 node counts are what to compare between versions.
 
     .venv/bin/python bench/solver_bench.py [--deals 200] [--tt-mb 64] [--threads N]
+    .venv/bin/python bench/solver_bench.py --dds 3      # the ratio to DDS, three rounds
+
+``--dds R`` measures beside the bridge double-dummy solver DDS (bundled with OpenSpiel, timed
+by ``../shared/tools/dds_bench.py`` in the ``.osvenv`` interpreter that ``playouts.py`` sets
+up): R rounds of DDS's per-solve median then this solver's full-deal median, alternating so
+that the machine's load hits both, and the ratio of each round (goal: median <= 1.5x).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -62,11 +70,51 @@ def arrastre_endgame(seed: int) -> tute.Deal:
     return deal
 
 
+ROOT = Path(__file__).resolve().parent.parent
+DDS_TOOL = ROOT.parent / "shared" / "tools" / "dds_bench.py"
+
+
+def dds_per_solve(python: str, deals: int) -> float | None:
+    """DDS's median milliseconds per solve (its 20-solve table / 20), or None."""
+    try:
+        out = subprocess.run([python, str(DDS_TOOL), "--deals", str(deals)], capture_output=True,
+                             text=True, timeout=1800, check=True).stdout
+        return float(json.loads(out.strip().splitlines()[-1])["dds_per_solve_ms_median"])
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, IndexError) as exc:
+        print(f"DDS reference not available ({type(exc).__name__}: {exc}); see "
+              "bench/README.md for the .osvenv", file=sys.stderr)
+        return None
+
+
+def dds_ratio(args: argparse.Namespace, solver: Solver, single: Solver,
+              parejas: list[tute.Deal]) -> None:
+    rows = []
+    for r in range(args.dds):
+        dds = dds_per_solve(args.openspiel_python, args.dds_deals)
+        if dds is None:
+            return
+        med = statistics.median(timed(solver, parejas, solver.value)[0])
+        med1 = (statistics.median(timed(single, parejas, single.value)[0])
+                if solver.threads != 1 else med)
+        rows.append((dds, med, med1))
+        print(f"round {r + 1}: DDS {dds:.2f} ms per solve; full parejas deal median "
+              f"{med:.2f} ms ({solver.threads} thr) = {med / dds:.2f}x, {med1:.2f} ms "
+              f"(1 thr) = {med1 / dds:.2f}x")
+    ratio = statistics.median(m / d for d, m, _ in rows)
+    ratio1 = statistics.median(m / d for d, _, m in rows)
+    print(f"ratio to DDS per solve, median of {len(rows)} rounds: {ratio:.2f}x with "
+          f"{solver.threads} threads, {ratio1:.2f}x with one (goal <= 1.5x)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--tt-mb", type=int, default=64)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--dds", type=int, default=0, metavar="R",
+                    help="rounds of the ratio to DDS (0: none)")
+    ap.add_argument("--dds-deals", type=int, default=40)
+    ap.add_argument("--openspiel-python", default=str(ROOT / ".osvenv" / "bin" / "python"))
     args = ap.parse_args()
     solver = Solver(tt_mb=args.tt_mb, threads=args.threads)
     single = Solver(tt_mb=args.tt_mb, threads=1)
@@ -88,6 +136,8 @@ def main() -> int:
     if solver.threads != 1:
         ms, nodes = timed(single, parejas, single.value)
         dist("parejas full deal, exact, 1 thr", ms, nodes, "(one thread, for comparison)")
+    if args.dds:
+        dds_ratio(args, solver, single, parejas)
     ms, nodes = timed(solver, parejas, lambda d: solver.wins(d, 0))
     dist("parejas 'side 0 wins?' first lead", ms, nodes, "goal median <= 2")
     ms, nodes = timed(solver, ends, solver.value)
