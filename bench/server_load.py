@@ -17,6 +17,7 @@ Bounded: at most 1000 tables and 300 s of play (default 20 s); loopback only.
 
     .venv/bin/python bench/server_load.py                  # the goal: 200 tables, think 0.25 s
     .venv/bin/python bench/server_load.py --think 0.5 --seconds 30
+    .venv/bin/python bench/server_load.py --bot-tables 4 --level dificil   # search bots too
 
 Prints PASS (exit status 0) when p99 <= 100 ms with at least 200 tables and no errors, else
 FAIL (exit status 1).
@@ -63,14 +64,18 @@ def free_port() -> int:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    # the humans' at tables with search bots (--bot-tables)
+    bot_table_latencies: list[float] = field(default_factory=list)
     errors: int = 0
     games: int = 0
     cpu: float = 0.0  # seconds of this worker's CPU while playing
 
 
 async def seat_client(url: str, token: str, seed: int, ready: asyncio.Event,
-                      go: asyncio.Event, stop: list[float], stats: Stats, think: float) -> None:
+                      go: asyncio.Event, stop: list[float], stats: Stats, think: float,
+                      kind: int = 0) -> None:
     rng = random.Random(seed)
+    mine = stats.latencies if kind == 0 else stats.bot_table_latencies
     async with connect(url, max_size=2**20, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "protocol": 2}))
         welcome = loads(await ws.recv())
@@ -100,7 +105,7 @@ async def seat_client(url: str, token: str, seed: int, ready: asyncio.Event,
                     deal.update(delta["deal"])
                 over = delta.get("over", over)
                 if m["seat"] == seat and sent_at is not None:
-                    stats.latencies.append(time.perf_counter() - sent_at)
+                    mine.append(time.perf_counter() - sent_at)
                     sent_at = None
             elif m["type"] == "error":
                 stats.errors += 1
@@ -109,7 +114,7 @@ async def seat_client(url: str, token: str, seed: int, ready: asyncio.Event,
             stats.games += 1
 
 
-def worker(ws_base: str, seats: list[tuple[int, str, str]], think: float, seconds: float,
+def worker(ws_base: str, seats: list[tuple[int, str, str, int]], think: float, seconds: float,
            barrier: Any, out: Any) -> None:
     """One client process: connect its seats, wait for the others, play, report."""
     try:
@@ -125,8 +130,8 @@ def worker(ws_base: str, seats: list[tuple[int, str, str]], think: float, second
         go = asyncio.Event()
         stop = [float("inf")]
         tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{tid}", tok, i, r, go, stop,
-                                                 stats, think))
-                 for (i, tid, tok), r in zip(seats, readies, strict=True)]
+                                                 stats, think, kind))
+                 for (i, tid, tok, kind), r in zip(seats, readies, strict=True)]
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
         await asyncio.to_thread(barrier.wait, 120)  # every process connected: play
         stop[0] = time.monotonic() + seconds
@@ -137,7 +142,8 @@ def worker(ws_base: str, seats: list[tuple[int, str, str]], think: float, second
         return stats
 
     stats = asyncio.run(main())
-    out.put((stats.latencies, stats.errors, stats.games, stats.cpu))
+    out.put((stats.latencies, stats.errors, stats.games, stats.cpu,
+             stats.bot_table_latencies))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -162,10 +168,15 @@ def main() -> int:
     ap.add_argument("--think", type=float, default=0.25,
                     help="mean seconds a client waits before acting (0: as fast as possible)")
     ap.add_argument("--procs", type=int, default=2, help="client processes (1-8)")
+    ap.add_argument("--bot-tables", type=int, default=0, metavar="N",
+                    help="also N tables of one client against the server's bots")
+    ap.add_argument("--level", default="dificil",
+                    help="the bots' level at those tables (default dificil: pimc, 1 s)")
     ap.add_argument("--profile", metavar="FILE",
                     help="run the server under cProfile and write its stats to FILE")
     a = ap.parse_args()
     tables = max(1, min(a.tables, 1000))
+    bot_tables = max(0, min(a.bot_tables, 100))
     seconds = max(1.0, min(a.seconds, 300.0))
     think = max(0.0, a.think)
     procs = max(1, min(a.procs, 8, tables))
@@ -193,14 +204,21 @@ def main() -> int:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            seats: list[tuple[int, str, str]] = []
+            seats: list[tuple[int, str, str, int]] = []
             with httpx.Client(base_url=base, timeout=30) as http:
                 for _ in range(tables):
                     r = http.post("/api/tables", json={
                         "variant": a.variant, "seats": ["you", "open"], "name": "A"}).json()
                     j = http.post(f"/api/tables/{r['id']}/join", json={"name": "B"}).json()
-                    seats += [(len(seats), r["id"], r["token"]),
-                              (len(seats) + 1, r["id"], j["token"])]
+                    seats += [(len(seats), r["id"], r["token"], 0),
+                              (len(seats) + 1, r["id"], j["token"], 0)]
+                for _ in range(bot_tables):
+                    r = http.post("/api/tables", json={
+                        "variant": a.variant, "seats": ["you", a.level], "name": "H"})
+                    if r.status_code != 200:
+                        raise SystemExit(f"cannot create a table with {a.level!r} bots: "
+                                         f"{r.text}")
+                    seats.append((len(seats), r.json()["id"], r.json()["token"], 1))
             ctx = mp.get_context("spawn")
             barrier = ctx.Barrier(procs + 1)
             out = ctx.Queue()
@@ -221,6 +239,7 @@ def main() -> int:
             server.terminate()
             server.wait(10)
     lat = [x for r in results for x in r[0]]
+    bot_lat = [x for r in results for x in r[4]]
     errors = sum(r[1] for r in results)
     games = sum(r[2] for r in results) // 2
     client_cpu = sum(r[3] for r in results)
@@ -233,6 +252,10 @@ def main() -> int:
           f"matches finished: {games}")
     print(f"latency intent -> broadcast: p50 {pct(lat, 50):.1f} ms, p90 {pct(lat, 90):.1f} ms, "
           f"p99 {p99:.1f} ms, max {pct(lat, 100):.1f} ms")
+    if bot_tables:
+        print(f"tables against {a.level!r} bots: {bot_tables}; their humans' intents: "
+              f"{len(bot_lat)}, p50 {pct(bot_lat, 50):.1f} ms, p99 {pct(bot_lat, 99):.1f} ms "
+              f"(the bots think in the server's worker processes)")
     print(f"CPU: server {100 * server_cpu / elapsed:.0f}% of a core "
           f"({1e3 * server_cpu / max(n, 1):.2f} ms per intent), "
           f"clients {100 * client_cpu / elapsed:.0f}%")
