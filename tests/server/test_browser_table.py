@@ -764,6 +764,44 @@ def test_hint_on_my_turn_and_gone_when_it_passes(browser: Any, start: Callable[.
     page.context.close()
 
 
+def _offers(prefixes: tuple[str, ...]) -> Callable[[Match], bool]:
+    """Seat 0 to move with a non-card action of one of these kinds among its choices."""
+    def until(m: Match) -> bool:
+        return m.to_move == 0 and any(str(a).startswith(prefixes) for a in m.legal_actions())
+    return until
+
+
+@pytest.mark.parametrize(("variant", "kinds"), [
+    pytest.param("tute_parejas", ("veinte:", "cuarenta:"), id="cante"),
+    pytest.param("guinote", ("cambio:",), id="exchange")])
+def test_a_hint_can_name_a_cante_or_an_exchange(browser: Any, start: Callable[..., str],
+                                                data_dir: Path, variant: str,
+                                                kinds: tuple[str, ...]) -> None:
+    """Where a cante or the exchange is on offer beside the cards, the hint is one of the
+    choices and the page marks that one: the action's button, or the card."""
+    tid, tokens, m = seeded(data_dir, variant, _offers(kinds))
+    base = start()
+    page = _page(browser, PHONE, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".action-btn")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-line", timeout=60_000)
+    hint = page.evaluate("() => window.__tute.hint")
+    legal = [str(a) for a in m.legal_actions()]
+    assert hint["action"] in legal
+    marked = page.evaluate("""() => [...document.querySelectorAll('.hinted')].map(e =>
+        e.dataset.action || e.dataset.card)""")
+    assert marked == [hint["action"]]
+    if not CARD.match(hint["action"]):  # the button's own words are in the hint's line
+        label = page.inner_text(".action-btn.hinted")
+        assert label and label in page.inner_text("#hint-line")
+    if kinds[0] == "veinte:":  # singing now is worth its points: the search sings
+        assert hint["action"].startswith(kinds)
+    _fits(page, "#hint-line")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_no_hint_button_where_people_play(browser: Any, start: Callable[..., str],
                                           data_dir: Path) -> None:
     tid, tokens, _m = seeded(data_dir, "tute_parejas", _must_follow, humans=2)
