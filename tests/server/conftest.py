@@ -111,6 +111,18 @@ def choose(state: dict[str, Any], rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
+def two_seats(client: TestClient, variant: str = "tute_2p_habanero",
+              **settings: Any) -> tuple[str, list[str]]:
+    """A two-player table with both seats ours (created with an open seat, joined by a
+    second player): its id and the two seats' tokens. ``settings`` go to the creation."""
+    r = client.post("/api/tables", json={"variant": variant, "seats": ["you", "open"],
+                                         "name": "Ana", **settings})
+    assert r.status_code == 200, r.text
+    j = client.post(f"/api/tables/{r.json()['id']}/join", json={"name": "Bea"})
+    assert j.status_code == 200, j.text
+    return r.json()["id"], [r.json()["token"], j.json()["token"]]
+
+
 def play_out(client: TestClient, table_id: str, token: str, seed: int) -> dict[str, Any]:
     """Play the seat of ``token`` at random legal actions until the game is over (the bots,
     if any, play the other seats); the seat's last state."""

@@ -6,17 +6,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .conftest import hello
+from .conftest import hello, two_seats
 
 
 def _table(c: Any, clock: int) -> dict[str, Any]:
-    r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
-                                    "clock": clock})
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    j = c.post(f"/api/tables/{out['id']}/join", json={"name": "B"}).json()
-    out["token1"] = j["token"]
-    return out
+    tid, (t0, t1) = two_seats(c, clock=clock)
+    return {"id": tid, "token": t0, "token1": t1}
 
 
 def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any) -> None:

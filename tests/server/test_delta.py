@@ -26,7 +26,7 @@ from tute.server.protocol import (
 )
 from tute.variants import VARIANTS
 
-from .conftest import Player, hello
+from .conftest import Player, hello, two_seats
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -133,12 +133,10 @@ def test_rebuilt_state_equals_a_fresh_full_view(client: TestClient, variant: str
 
 def test_a_card_play_sends_a_small_delta(client: TestClient) -> None:
     """The point of deltas: a card play sends a few keys, not the whole view."""
-    r = client.post("/api/tables", json={"variant": "tute_2p_habanero",
-                                         "seats": ["you", "open"]}).json()
-    j = client.post(f"/api/tables/{r['id']}/join", json={}).json()
-    with client.websocket_connect(f"/ws/{r['id']}") as w0, \
-            client.websocket_connect(f"/ws/{r['id']}") as w1:
-        players = {0: hello(w0, r["token"]), 1: hello(w1, j["token"])}
+    tid, (t0, t1) = two_seats(client, "tute_2p_habanero")
+    with client.websocket_connect(f"/ws/{tid}") as w0, \
+            client.websocket_connect(f"/ws/{tid}") as w1:
+        players = {0: hello(w0, t0), 1: hello(w1, t1)}
         st = players[0].state
         assert st is not None
         mover = players[st["deal"]["to_move"]]

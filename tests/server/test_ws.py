@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import Player, choose, hello
+from .conftest import Player, choose, hello, two_seats
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -58,13 +58,10 @@ def test_bad_greetings_are_fatal(client: TestClient) -> None:
 
 
 def test_illegal_and_malformed_intents_change_nothing(client: TestClient) -> None:
-    # two seats of ours: a table with an open seat, joined by a second player
-    r = client.post("/api/tables", json={"variant": "tute_2p_habanero",
-                                         "seats": ["you", "open"], "name": "Ana"}).json()
-    j = client.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
-    with client.websocket_connect(f"/ws/{r['id']}") as w0, \
-            client.websocket_connect(f"/ws/{r['id']}") as w1:
-        players = {0: hello(w0, r["token"]), 1: hello(w1, j["token"])}
+    tid, (t0, t1) = two_seats(client, "tute_2p_habanero")
+    with client.websocket_connect(f"/ws/{tid}") as w0, \
+            client.websocket_connect(f"/ws/{tid}") as w1:
+        players = {0: hello(w0, t0), 1: hello(w1, t1)}
         st = players[0].state
         assert st is not None
         mover = players[st["deal"]["to_move"]]
@@ -138,14 +135,12 @@ def test_rate_limit_per_connection(make_client: Any) -> None:
 
 
 def test_reconnect_with_version_gets_what_was_missed(client: TestClient) -> None:
-    r = client.post("/api/tables", json={"variant": "tute_2p_corriente",
-                                         "seats": ["you", "open"], "name": "Ana"}).json()
-    j = client.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
+    tid, (t0, t1) = two_seats(client, "tute_2p_corriente")
     rng = random.Random(5)
-    with client.websocket_connect(f"/ws/{r['id']}") as wb:
-        bea = hello(wb, j["token"])
-        with client.websocket_connect(f"/ws/{r['id']}") as wa:
-            ana = hello(wa, r["token"])
+    with client.websocket_connect(f"/ws/{tid}") as wb:
+        bea = hello(wb, t1)
+        with client.websocket_connect(f"/ws/{tid}") as wa:
+            ana = hello(wa, t0)
             seen = ana.v
         # Ana is gone; Bea and (for Ana's seat) nobody... so Ana comes back to act when needed.
         # Bea plays while she can; whenever Ana must act, Ana reconnects from her last version.
@@ -156,8 +151,8 @@ def test_reconnect_with_version_gets_what_was_missed(client: TestClient) -> None
                 bea.send({"type": "act", "action": choose(st, rng)})
                 bea.until("update")
                 continue
-            with client.websocket_connect(f"/ws/{r['id']}") as wa:
-                ana = hello(wa, r["token"], since=seen)
+            with client.websocket_connect(f"/ws/{tid}") as wa:
+                ana = hello(wa, t0, since=seen)
                 welcome = ana.msgs[0]
                 missed = welcome["missed"]
                 assert [u["v"] for u in missed] == list(range(seen + 1, welcome["v"] + 1))
@@ -167,8 +162,8 @@ def test_reconnect_with_version_gets_what_was_missed(client: TestClient) -> None
                 seen = upd["v"]
             bea.until("update", seen)
         # a version from the future, or too old to be kept, gets a fresh state only
-        with client.websocket_connect(f"/ws/{r['id']}") as wa:
-            ana = hello(wa, r["token"], since=10_000)
+        with client.websocket_connect(f"/ws/{tid}") as wa:
+            ana = hello(wa, t0, since=10_000)
             assert ana.msgs[0]["missed"] is None and ana.msgs[0]["state"]["deal"]["hand"]
 
 
@@ -195,12 +190,10 @@ def test_refusals_carry_their_code_and_the_page_its_words(client: TestClient) ->
     from tute.i18n import REFUSALS, refusal_text
     from tute.messages import Refusal
 
-    r = client.post("/api/tables", json={"variant": "tute_2p_habanero",
-                                         "seats": ["you", "open"], "name": "Ana"}).json()
-    j = client.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
-    with client.websocket_connect(f"/ws/{r['id']}") as w0, \
-            client.websocket_connect(f"/ws/{r['id']}") as w1:
-        players = {0: hello(w0, r["token"]), 1: hello(w1, j["token"])}
+    tid, (t0, t1) = two_seats(client, "tute_2p_habanero")
+    with client.websocket_connect(f"/ws/{tid}") as w0, \
+            client.websocket_connect(f"/ws/{tid}") as w1:
+        players = {0: hello(w0, t0), 1: hello(w1, t1)}
         st = players[0].state
         assert st is not None
         mover = players[st["deal"]["to_move"]]
