@@ -82,6 +82,13 @@ def test_double_dummy_loss_is_zero_for_the_all_seeing_solver_bot() -> None:
                      dd_loss=True)
     assert res.dd_loss["cheat:move_time=5"] == 0
     assert res.dd_loss["rules"] > 0
+    # over the decisions with a choice only: the same points over fewer decisions
+    assert res.dd_loss_choices["cheat:move_time=5"] == 0
+    assert res.dd_loss_choices["rules"] > res.dd_loss["rules"]
+    pair = res.pairs[0]
+    assert pair.dd_choices["rules"] < pair.dd_decisions["rules"]
+    assert pair.dd_loss_choices["rules"] * pair.dd_choices["rules"] == pytest.approx(
+        pair.dd_loss["rules"] * pair.dd_decisions["rules"])
 
 
 def test_arena_command(tmp_path: Path) -> None:

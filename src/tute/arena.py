@@ -79,6 +79,9 @@ class ArenaResult:
     dd_loss: dict[str, float] = field(default_factory=dict)  # per bot, points per decision
     #: the decisions the double-dummy loss was measured on, per bot
     dd_decisions: dict[str, int] = field(default_factory=dict)
+    #: the double-dummy loss over the decisions with a choice only, and how many there were
+    dd_loss_choices: dict[str, float] = field(default_factory=dict)
+    dd_choices: dict[str, int] = field(default_factory=dict)
     #: per deal (per duplicate pair): A's margin and score, in order (to merge runs of parts)
     samples: tuple[tuple[float, float], ...] = field(default=(), repr=False)
     first: int = 0  # the index of the first deal (match) played
@@ -92,7 +95,10 @@ class ArenaResult:
             "draws": self.draws,
             "ms_per_decision": {k: round(v, 4) for k, v in self.ms_per_decision.items()},
             "decisions": dict(self.decisions), "seconds": round(self.seconds, 3),
-            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()}}
+            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()},
+                "dd_decisions": dict(self.dd_decisions),
+                "dd_loss_choices": {k: round(v, 3) for k, v in self.dd_loss_choices.items()},
+                "dd_choices": dict(self.dd_choices)}
                if self.dd_loss else {}),
         }
 
@@ -115,6 +121,8 @@ class ArenaResult:
             rows.append((f"ms per decision ({name})", f"{ms:.3f}"))
         for name, loss in self.dd_loss.items():
             rows.append((f"double-dummy loss per decision ({name})", f"{loss:.2f}"))
+        for name, loss in self.dd_loss_choices.items():
+            rows.append((f"  ... per decision with a choice ({name})", f"{loss:.2f}"))
         rows.append(("seconds", f"{self.seconds:.1f}"))
         return rows
 
@@ -182,6 +190,10 @@ class DDMeter:
         self.solver = Solver(tt_mb=tt_mb, threads=1)
         self.loss: dict[str, float] = {}
         self.count: dict[str, int] = {}
+        # the same over the decisions with a choice (two legal actions or more): a forced
+        # card gives nothing away, and how many there are differs between games and bots
+        self.choice_loss: dict[str, float] = {}
+        self.choices: dict[str, int] = {}
 
     def measure(self, name: str, deal: Deal, seat: int, action: Any) -> float | None:
         from .errors import TuteError
@@ -195,10 +207,16 @@ class DDMeter:
         lost = max(values.values()) - values[str(action)]
         self.loss[name] = self.loss.get(name, 0.0) + lost
         self.count[name] = self.count.get(name, 0) + 1
+        if len(values) > 1:
+            self.choice_loss[name] = self.choice_loss.get(name, 0.0) + lost
+            self.choices[name] = self.choices.get(name, 0) + 1
         return lost
 
     def per_decision(self) -> dict[str, float]:
         return {k: self.loss[k] / self.count[k] for k in self.count}
+
+    def per_choice(self) -> dict[str, float]:
+        return {k: self.choice_loss[k] / self.choices[k] for k in self.choices}
 
 
 def play_deal(deal: Deal, bots: Sequence[Bot], timer: _Timed | None = None) -> Deal:
@@ -344,6 +362,8 @@ def selfplay(
         decisions=dict(timer.count), seconds=seconds,
         dd_loss=timer.dd.per_decision() if timer.dd is not None else {},
         dd_decisions=dict(timer.dd.count) if timer.dd is not None else {},
+        dd_loss_choices=timer.dd.per_choice() if timer.dd is not None else {},
+        dd_choices=dict(timer.dd.choices) if timer.dd is not None else {},
         samples=tuple(zip(margins, scores, strict=True)), first=first,
     )
 
@@ -360,6 +380,8 @@ def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
     spent: dict[str, float] = {}
     dd_count: dict[str, int] = {}
     dd_sum: dict[str, float] = {}
+    ch_count: dict[str, int] = {}
+    ch_sum: dict[str, float] = {}
     for r in parts:
         for name, n in r.decisions.items():
             count[name] = count.get(name, 0) + n
@@ -367,6 +389,9 @@ def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
         for name, n in r.dd_decisions.items():
             dd_count[name] = dd_count.get(name, 0) + n
             dd_sum[name] = dd_sum.get(name, 0.0) + n * r.dd_loss.get(name, 0.0)
+        for name, n in r.dd_choices.items():
+            ch_count[name] = ch_count.get(name, 0) + n
+            ch_sum[name] = ch_sum.get(name, 0.0) + n * r.dd_loss_choices.get(name, 0.0)
     return ArenaResult(
         variant=head.variant, lineups=head.lineups, units=head.units,
         played=sum(r.played for r in parts), games=sum(r.games for r in parts),
@@ -377,7 +402,9 @@ def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
         ms_per_decision={k: spent[k] / count[k] for k in count}, decisions=count,
         seconds=sum(r.seconds for r in parts),
         dd_loss={k: dd_sum[k] / dd_count[k] for k in dd_count if dd_count[k]},
-        dd_decisions=dd_count, samples=samples, first=head.first)
+        dd_decisions=dd_count,
+        dd_loss_choices={k: ch_sum[k] / ch_count[k] for k in ch_count if ch_count[k]},
+        dd_choices=ch_count, samples=samples, first=head.first)
 
 
 def _lineup_names(lineup: str | Sequence[str]) -> list[str]:
@@ -405,6 +432,7 @@ class TournamentResult:
     pairs: list[ArenaResult]
     ratings: dict[str, Rating]
     dd_loss: dict[str, float] = field(default_factory=dict)
+    dd_loss_choices: dict[str, float] = field(default_factory=dict)  # decisions with a choice
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -415,7 +443,8 @@ class TournamentResult:
             "ratings": {n: {"elo": round(r.elo, 1), "low": round(r.low, 1),
                             "high": round(r.high, 1), "games": r.games}
                         for n, r in self.ratings.items()},
-            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()}}
+            **({"dd_loss": {k: round(v, 3) for k, v in self.dd_loss.items()},
+                "dd_loss_choices": {k: round(v, 3) for k, v in self.dd_loss_choices.items()}}
                if self.dd_loss else {}),
             "seconds": round(self.seconds, 3),
         }
@@ -485,14 +514,22 @@ def tournament(
     for (a, b), res in zip(pairs, results, strict=True):
         half = res.draws / 2
         scores[(a, b)] = (res.wins + half, res.losses + half)
-    loss: dict[str, list[tuple[float, int]]] = {}
-    for res in results:
-        for name, value in res.dd_loss.items():
-            loss.setdefault(name, []).append((value, res.dd_decisions.get(name, 1)))
-    dd = {n: sum(v * w for v, w in vals) / sum(w for _v, w in vals) for n, vals in loss.items()}
+    def pooled(of: Callable[[ArenaResult], tuple[dict[str, float], dict[str, int]]]
+               ) -> dict[str, float]:
+        """A bot's loss per decision over every pair it played (weighted by decisions)."""
+        loss: dict[str, list[tuple[float, int]]] = {}
+        for res in results:
+            values, counts = of(res)
+            for name, value in values.items():
+                loss.setdefault(name, []).append((value, counts.get(name, 1)))
+        return {n: sum(v * w for v, w in vals) / sum(w for _v, w in vals)
+                for n, vals in loss.items() if sum(w for _v, w in vals)}
+
     return TournamentResult(
         variant=find_variant(variant).id, bots=tuple(names), mode=mode, deals=deals, seed=seed,
-        pairs=results, ratings=bradley_terry(names, scores), dd_loss=dd,
+        pairs=results, ratings=bradley_terry(names, scores),
+        dd_loss=pooled(lambda r: (r.dd_loss, r.dd_decisions)),
+        dd_loss_choices=pooled(lambda r: (r.dd_loss_choices, r.dd_choices)),
         seconds=time.perf_counter() - start)
 
 

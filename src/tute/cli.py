@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import random
 import re
@@ -1531,12 +1532,13 @@ def arena_command(
     typer.echo(f"arena {var.id}: {', '.join(names)}; {deals} duplicate deals per pair, "
                f"seed {seed}")
     width = max(len(n) for n in names)
-    typer.echo(f"{'bot':<{width}}  {'Elo [95% CI]':>20}" + ("  dd loss/decision" if dd_loss
-                                                              else ""))
+    typer.echo(f"{'bot':<{width}}  {'Elo [95% CI]':>20}"
+               + ("  dd loss/decision  (with a choice)" if dd_loss else ""))
     for r in sorted(res.ratings.values(), key=lambda r: -r.elo):
         line = f"{r.name:<{width}}  {r!s:>20}"
         if dd_loss and r.name in res.dd_loss:
-            line += f"  {res.dd_loss[r.name]:>17.2f}"
+            line += (f"  {res.dd_loss[r.name]:>17.2f}  "
+                     f"{res.dd_loss_choices.get(r.name, math.nan):>15.2f}")
         typer.echo(line)
     typer.echo("")
     for p in res.pairs:
