@@ -69,3 +69,23 @@ def test_selfplay_rejects_bad_input() -> None:
         selfplay(["rules"], deals=1)
     with pytest.raises(ValueError, match="unknown variant"):
         selfplay(["rules", "random"], "poker", deals=1)
+
+
+@pytest.mark.parametrize(("variant", "measure"), [
+    ("tute_parejas", "points"), ("tute_cabrero", "lost games"), ("tute_gana_pierde", "lost games"),
+    ("tute_arrastrado_3p", "lost games"), ("tute_subastado", "balance")])
+def test_the_margin_is_in_the_games_own_currency(variant: str, measure: str) -> None:
+    """Where points only decide who loses (or what a contract pays), the margin counts that:
+    a lost game is -1 for its loser, never the points taken."""
+    import tute
+    from tute.arena import deal_values, play_deal
+    from tute.bots import make_bot
+
+    res = selfplay(["rules", "random"], variant, deals=3, seed=2)
+    assert res.measure == measure and f"({measure}," in dict(res.rows()).__repr__()
+    n = tute.Deal.new(variant, seed=1).seats
+    deal = play_deal(tute.Deal.new(variant, seed=1), [make_bot("rules", seed=s) for s in range(n)])
+    kind, values = deal_values(deal.result())
+    assert kind == measure
+    if measure == "lost games":
+        assert values == [-x for x in deal.result().losses]

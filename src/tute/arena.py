@@ -2,8 +2,10 @@
 
 ``selfplay(["rules", "random"], deals=1000, duplicate=True)`` plays every deal twice with the
 same cards, the line-ups exchanging seats, so the luck of the cards cancels out: the figure
-per deal is the mean of line-up A's point margin over both seatings. The report gives the mean
-margin and A's win rate with 95% confidence intervals (Student t on the per-deal figures;
+per deal is the mean of line-up A's margin over both seatings -- in points, or in the game's
+own currency where points are not the aim (:func:`deal_values`: the games lost in
+arrastrado, cabrón, gana-pierde and cabrero, the balance paid in subastado). The report gives
+the mean margin and A's win rate with 95% confidence intervals (Student t on the per-deal figures;
 each duplicate pair counts once, since its two halves share the cards and are not independent).
 
 Seats: in the partnership games line-up A holds one side (seats 0 and 2), B the other; in the
@@ -28,10 +30,11 @@ from .match import Match
 from .ratings import Rating, bradley_terry
 from .shuffle import derive_seed
 from .variants import Options, Variant, find_variant
+from .views import DealResult
 
-__all__ = ["BACKENDS", "ArenaResult", "DDMeter", "Interval", "TournamentResult", "merge_results",
-           "play_deal", "play_match", "ratings_png", "ratings_svg", "selfplay", "t_quantile",
-           "tournament"]
+__all__ = ["BACKENDS", "ArenaResult", "DDMeter", "Interval", "TournamentResult", "deal_values",
+           "merge_results", "play_deal", "play_match", "ratings_png", "ratings_svg", "selfplay",
+           "t_quantile", "tournament"]
 
 Progress = Callable[[int, int], None]
 _BOT_SEED_INDEX = 7_000_000
@@ -85,10 +88,15 @@ class ArenaResult:
     #: per deal (per duplicate pair): A's margin and score, in order (to merge runs of parts)
     samples: tuple[tuple[float, float], ...] = field(default=(), repr=False)
     first: int = 0  # the index of the first deal (match) played
+    #: what the margin counts: "points", "lost games" (the games whose deals are lost:
+    #: arrastrado, cabrón, gana-pierde, cabrero; B's lost games less A's), "balance" (what a
+    #: subastado deal pays), or "games" (matches)
+    measure: str = "points"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "lineups": list(self.lineups), "units": self.units,
+            "measure": self.measure,
             "played": self.played, "games": self.games, "duplicate": self.duplicate,
             "seed": self.seed, "margin": self.margin.to_json(),
             "win_rate": self.win_rate.to_json(), "wins": self.wins, "losses": self.losses,
@@ -107,7 +115,7 @@ class ArenaResult:
         a, b = self.lineups
         unit = "deal" if self.units == "deals" else "match"
         per = f"per duplicate {unit} pair" if self.duplicate else f"per {unit}"
-        what = "points" if self.units == "deals" else "games"
+        what = self.measure
         rows = [
             ("variant", self.variant),
             ("line-ups", f"A = {a}  vs  B = {b}"),
@@ -307,6 +315,7 @@ def selfplay(
     total = deals * len(seatings)
     timer = _Timed(DDMeter() if dd_loss else None)
     margins: list[float] = []
+    measure = "points"
     scores: list[float] = []
     wins = losses = draws = 0
     done = 0
@@ -328,12 +337,12 @@ def selfplay(
             if matches:
                 m = play_match(Match.new(var, seed=game_seed, options=opts), bots, timer)
                 res = m.result()
-                values = list(res.games)
+                values = [float(g) for g in res.games]
                 winner = res.winner
             else:
                 d = play_deal(Deal.new(var, seed=game_seed, options=opts), bots, timer)
                 dres = d.result()
-                values = list(dres.totals)
+                measure, values = deal_values(dres)
                 winner = dres.winner
             b_value = statistics.fmean(values[s] for s in sides_b)
             pair_margin.append(values[side_a] - b_value)
@@ -357,6 +366,7 @@ def selfplay(
     return ArenaResult(
         variant=var.id, lineups=(",".join(names[0]), ",".join(names[1])),
         units="matches" if matches else "deals", played=deals, games=total,
+        measure="games" if matches else measure,
         duplicate=duplicate, seed=seed, margin=interval(margins), win_rate=interval(scores),
         wins=wins, losses=losses, draws=draws, ms_per_decision=ms,
         decisions=dict(timer.count), seconds=seconds,
@@ -366,6 +376,18 @@ def selfplay(
         dd_choices=dict(timer.dd.choices) if timer.dd is not None else {},
         samples=tuple(zip(margins, scores, strict=True)), first=first,
     )
+
+
+def deal_values(result: DealResult) -> tuple[str, list[float]]:
+    """What a finished deal is worth to each seat, by the game's own aim (the one the pimc
+    bot plays for): what it pays where a contract is paid (subastado), minus the games lost
+    where deals are lost (arrastrado, cabrón, gana-pierde, cabrero -- points there decide
+    only who loses), else the points taken."""
+    if result.balances is not None:
+        return "balance", [float(b) for b in result.balances]
+    if result.losses is not None:
+        return "lost games", [-float(x) for x in result.losses]
+    return "points", [float(t) for t in result.totals]
 
 
 def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
@@ -393,7 +415,7 @@ def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
             ch_count[name] = ch_count.get(name, 0) + n
             ch_sum[name] = ch_sum.get(name, 0.0) + n * r.dd_loss_choices.get(name, 0.0)
     return ArenaResult(
-        variant=head.variant, lineups=head.lineups, units=head.units,
+        variant=head.variant, lineups=head.lineups, units=head.units, measure=head.measure,
         played=sum(r.played for r in parts), games=sum(r.games for r in parts),
         duplicate=head.duplicate, seed=head.seed,
         margin=interval([m for m, _s in samples]), win_rate=interval([s for _m, s in samples]),
