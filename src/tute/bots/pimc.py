@@ -130,7 +130,7 @@ class _Evaluator:
             self._check_time(deadline)
             mover = deal.to_move
             assert mover is not None
-            view = deal.view(mover)
+            view = deal.view(mover, history=False)  # the rules bot reads no event log
             deal.apply(bots[mover].choose(view, view.legal_actions))
         return objective(deal, seat)
 
