@@ -4,7 +4,10 @@
         [--simulations 100]
 
 Seat 0 is ISMCTS (its worlds drawn by ``TuteState.resample_from_infostate``), the other seats
-play uniformly at random; prints seat 0's return per deal and the mean.
+play uniformly at random; prints seat 0's return per deal and the mean. The same search plays
+in our arena as the bot ``openspiel_ismcts``, against any of ours on duplicate deals:
+
+    .venv/bin/tute arena openspiel_ismcts:simulations=50,rules,random --deals 20
 """
 
 from __future__ import annotations

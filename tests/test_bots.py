@@ -327,3 +327,16 @@ def test_other_actions_fall_back_sensibly() -> None:
     assert str(picked).startswith("triunfo:")
     bids: list[Any] = [Fake("pass"), Fake("bid:60"), Fake("bid:300")]
     assert str(_other_action(view, bids)) in ("pass", "bid:60")
+
+
+def test_a_plugin_bot_is_loaded_when_asked_for_or_named_as_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots of an optional library (PLUGINS) are imported on first use; without the library
+    the error names what to install; unknown names list them among the valid bots."""
+    from tute.bots import base
+
+    monkeypatch.setitem(base.PLUGINS, "ghost_bot", ("tute_no_such_module", "the ghost extra"))
+    with pytest.raises(tute.TuteError, match="bot .ghost_bot. needs the ghost extra"):
+        make_bot("ghost_bot")
+    with pytest.raises(tute.TuteError, match="openspiel_ismcts"):
+        make_bot("nobody")

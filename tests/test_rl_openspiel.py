@@ -191,3 +191,47 @@ def test_pyspiel_cpp_ismcts_bot() -> None:
                         f"(exit {theirs.returncode})")
         raise AssertionError(ours.stderr)
     assert "ok" in ours.stdout
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("tute_parejas", {}), ("tute_2p_habanero", {}), ("tute_arrastrado_3p", {}),
+    ("tute_subastado", {"seats": 4}), ("guinote", {"cante_by": "winning_side_one"})])
+def test_openspiel_ismcts_plays_in_our_arena(variant: str, options: dict[str, object]) -> None:
+    """OpenSpiel's IS-MCTS as a tute bot: it plays whole deals at a table of our bots (any
+    dealer: python_tute's seats turn with the mano), every choice legal."""
+    from tute.arena import play_deal
+    from tute.bots import make_bot
+
+    for seed in (1, 2):
+        deal = tute.Deal.new(variant, seed=seed, options=options)
+        bots = [make_bot("openspiel_ismcts:simulations=3" if s % 2 == 0 else "rules", seed=s)
+                for s in range(deal.seats)]
+        assert play_deal(deal, bots).is_over()
+
+
+def test_openspiel_ismcts_sees_only_the_view() -> None:
+    """The same view over other hidden cards, the same seed: the same choice."""
+    from tute.bots import make_bot
+    from tute.worlds import WorldSampler
+
+    deal = tute.Deal.new("tute_parejas", seed=21)
+    rules = make_bot("rules", seed=1)
+    while len(deal.actions) < 13:
+        view = deal.view(deal.to_move)
+        deal.apply(rules.choose(view, view.legal_actions))
+    view = deal.view(deal.to_move)
+    other = WorldSampler(view).deal(random.Random(8))
+    assert other.view(view.seat) == view and any(
+        other.hand(s) != deal.hand(s) for s in range(4) if s != view.seat)
+    spec = "openspiel_ismcts:simulations=8"
+    assert (make_bot(spec, seed=4).choose(view, view.legal_actions)
+            == make_bot(spec, seed=4).choose(other.view(view.seat), view.legal_actions))
+
+
+def test_openspiel_ismcts_settings_are_checked() -> None:
+    from tute.bots import make_bot
+
+    for spec, message in (("openspiel_ismcts:simulations=0", "invalid simulations"),
+                          ("openspiel_ismcts:uct_c=-1", "invalid uct_c")):
+        with pytest.raises(TuteError, match=message):
+            make_bot(spec)

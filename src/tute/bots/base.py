@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from ..actions import Action
 from ..deal import SeatView
 from ..errors import TuteError
 
-__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "make_bot", "parse_spec", "register"]
+__all__ = ["BOTS", "LEVELS", "PLUGINS", "Bot", "BotInfo", "make_bot", "parse_spec", "register"]
 
 
 class Bot:
@@ -60,6 +61,13 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "medio": ("rules", {}),
     "dificil": ("pimc", {"move_time": 1.0, "tolerance": 8}),
     "maestro": ("pimc", {"move_time": 3.0}),
+}
+
+
+#: Bots that live above this package (they need an optional library), by the module that
+#: registers them on import: ``make_bot`` imports it the first time one is asked for.
+PLUGINS: dict[str, tuple[str, str]] = {
+    "openspiel_ismcts": ("tute.rl.openspiel", "open-spiel (pip install 'tute[rl]')"),
 }
 
 
@@ -121,10 +129,16 @@ def make_bot(name: str, seed: int | None = None, **settings: Any) -> Bot:
     if key in LEVELS and key not in BOTS:
         bot_name, level_settings = LEVELS[key]
         return _build(BOTS[bot_name], seed, {**level_settings, **settings}, spec)
+    if key not in BOTS and key in PLUGINS:
+        module, needs = PLUGINS[key]
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise TuteError(f"bot {key!r} needs {needs}") from None
     info = BOTS.get(key)
     if info is None:
         raise TuteError(
-            f"unknown bot {name[:40]!r}; valid bots: {', '.join(sorted(BOTS))}; "
+            f"unknown bot {name[:40]!r}; valid bots: {', '.join(sorted({*BOTS, *PLUGINS}))}; "
             f"levels: {', '.join(LEVELS)}"
         )
     return _build(info, seed, settings, spec)

@@ -29,7 +29,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyspiel
 
-from ..actions import Discard
+from ..actions import Action, Discard
+from ..bots.base import Bot, register
 from ..cards import ALL_CARDS, Card, CardSet
 from ..deal import Deal, SeatView
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
@@ -38,7 +39,8 @@ from ..games import game_for
 from ..worlds import WorldSampler
 from .table import Table
 
-__all__ = ["TuteGame", "TuteState", "game_type"]
+__all__ = ["OpenSpielIsmctsBot", "TuteGame", "TuteState", "game_for_view", "game_type",
+           "state_from_view"]
 
 _SHORT_NAME = "python_tute"
 _SCALE = 0.01  # returns in hundreds of points
@@ -442,3 +444,94 @@ def _event(e: Event) -> str:
 
 
 pyspiel.register_game(game_type(), TuteGame)
+
+
+# --------------------------------------------------------------------------- as a tute bot
+
+def state_from_view(game: TuteGame, view: SeatView, rng: random.Random) -> tuple[TuteState, int]:
+    """A state of ``game`` whose information state for one player is the view's, and that
+    player: one world consistent with the view (:class:`tute.worlds.WorldSampler`), laid out
+    as chance outcomes and replayed. ``python_tute`` always deals from its last seat, so the
+    seats turn with the real deal's mano as player 0. What a search that resamples from the
+    information state (IS-MCTS) needs; the world is one guess among many and the search
+    never relies on it."""
+    g = _spec(game.get_parameters())
+    world = WorldSampler(view).deal(rng)
+    turn = world.mano  # python_tute's player 0 is the mano
+    size = g.hand_size
+    turned = world.trump_card.index if world.trump_card is not None else -1
+    cards: list[int] = []
+    for p in g.receivers:
+        hand = [c.index for c in world.initial_hands[(p + turn) % g.n]]
+        rng.shuffle(hand)
+        if turned in hand:  # the dealer's last card is the one turned for trumps
+            hand.remove(turned)
+            hand.append(turned)
+        if len(hand) != size:
+            raise TuteError(f"{view.variant}: a hand of {len(hand)} cards, not {size}: this "
+                            "deal's seats cannot be laid out for python_tute")
+        cards += hand
+    if world.initial_upcard is not None:  # the stock: the upcard, then top first
+        cards += [world.initial_upcard.index, *(c.index for c in world.initial_stock)]
+    elif world.initial_table_card is not None:
+        cards.append(world.initial_table_card.index)
+    elif world.initial_widow is not None:
+        cards.append(world.initial_widow.index)
+    state = TuteState(game)
+    for a in (*cards, *(g.catalogue.index[act] for act in world.actions)):
+        state.apply_action(a)
+    player = (view.seat - turn) % g.n
+    mine = state._view(player)
+    if mine.hand != view.hand or mine.legal_actions != view.legal_actions:
+        raise TuteError(f"internal error: the state laid out for seat {view.seat} does not "
+                        "show it its hand and choices")
+    return state, player
+
+
+_GAMES: dict[tuple[str, str], TuteGame] = {}
+
+
+def game_for_view(view: SeatView) -> TuteGame:
+    """The ``python_tute`` game of a view's variant and options (one per option set)."""
+    from ..records import options_to_json
+    from ..variants import find_variant
+
+    var = find_variant(view.variant)
+    options = json.dumps(options_to_json(view.options, var.defaults), sort_keys=True)
+    key = (var.id, options)
+    if key not in _GAMES:
+        _GAMES[key] = pyspiel.load_game(_SHORT_NAME, {"variant": var.id, "options": options})
+    return _GAMES[key]
+
+
+@register("openspiel_ismcts", "OpenSpiel's own IS-MCTS (open_spiel.python.algorithms.ismcts) "
+          "over python_tute, its worlds drawn by tute.worlds; simulations per move")
+class OpenSpielIsmctsBot(Bot):
+    """OpenSpiel's IS-MCTS as a tute bot, for arenas: it gets the seat's view like any bot,
+    builds a ``python_tute`` state that shows the seat that view (:func:`state_from_view`)
+    and lets OpenSpiel search from it with random rollouts."""
+
+    def __init__(self, seed: int | None = None, simulations: int = 100, uct_c: float = 2.0,
+                 **settings: Any):
+        super().__init__(seed=seed, **settings)
+        if isinstance(simulations, bool) or not isinstance(simulations, int) or not (
+                1 <= simulations <= 100_000):
+            raise TuteError(f"invalid simulations {simulations!r}: expected 1..100000")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, int | float) or not 0 < uct_c <= 100:
+            raise TuteError(f"invalid uct_c {uct_c!r}: expected a number in (0, 100]")
+        self.simulations, self.uct_c = simulations, float(uct_c)
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        if len(legal) == 1:
+            return legal[0]
+        game = game_for_view(view)
+        state, _player = state_from_view(game, view, self.rng)
+        np_rng = np.random.RandomState(self.rng.randrange(1 << 31))
+        search = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np_rng),
+                                  self.uct_c, self.simulations, random_state=np_rng)
+        act: Action = _spec(game.get_parameters()).catalogue.actions[search.step(state)]
+        if act not in legal:
+            raise TuteError(f"internal error: OpenSpiel's IS-MCTS chose {act}, not legal here")
+        return act
