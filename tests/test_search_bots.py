@@ -107,6 +107,8 @@ def test_out_of_time_still_answers_legally() -> None:
     ("pimc:worlds=0", "invalid worlds"),
     ("pimc:threads=9", "invalid threads"),
     ("pimc:tolerance=-1", "invalid tolerance"),
+    ("pimc:prior=magic", "invalid prior"),
+    ("pimc:confidence=-1", "invalid confidence"),
     ("ismcts:exploration=-2", "invalid exploration"),
     ("pimc:depth=3", "has no setting 'depth'"),
 ])
@@ -197,3 +199,49 @@ def test_worlds_valued_in_two_threads_give_the_same_values(variant: str, actions
                         helpers=[Solver(tt_mb=8, threads=1)])
     assert one.worlds == two.worlds == 6
     assert one.values == pytest.approx(two.values)
+
+
+def test_with_the_rules_prior_one_world_never_overrides_the_rules_bot() -> None:
+    """``prior=rules``: one world gives no measure of how sure a difference is, so the rules
+    bot's choice stands, whatever the world says."""
+    rules = make_bot("rules", seed=3)
+    differ = 0
+    for seed in range(6):
+        deal = _advance(tute.Deal.new("tute_2p_habanero", seed=seed), 3 + seed)
+        view = deal.view(deal.to_move)
+        legal = view.legal_actions
+        want = make_bot("rules", seed=3).choose(view, legal)
+        plain = make_bot("pimc:worlds=1:move_time=30", seed=seed).choose(view, legal)
+        prior = make_bot("pimc:worlds=1:move_time=30:prior=rules", seed=seed).choose(view, legal)
+        assert prior == want == rules.choose(view, legal)
+        differ += plain != want
+    assert differ, "the plain one-world search never disagreed: the test shows nothing"
+
+
+def test_with_the_rules_prior_a_sure_gain_still_wins() -> None:
+    """With nothing hidden (two-player arrastre) every world is the real one: the solver's
+    gain over the rules bot's card has no spread, and the search's best is played."""
+    from tute.solver import Solver
+
+    overridden = 0
+    for seed in range(60):
+        deal = tute.Deal.new("tute_2p_habanero", seed=seed)
+        rules = make_bot("rules", seed=seed)
+        while not deal.is_over() and (deal.stock_count or deal.to_move is None):
+            view = deal.view(deal.to_move)
+            deal.apply(rules.choose(view, view.legal_actions))
+        if deal.is_over() or len(deal.legal_actions()) < 2:
+            continue
+        view = deal.view(deal.to_move)
+        if len(view.unseen) != view.hand_sizes[1 - view.seat]:
+            continue
+        analysis = Solver(tt_mb=8, threads=1).analyze(deal)
+        sign = 1 if deal.side_of(view.seat) == 0 else -1
+        values = {a: sign * v for a, v in analysis.actions}
+        pick = make_bot("pimc:worlds=3:move_time=30:prior=rules", seed=1).choose(
+            view, view.legal_actions)
+        assert values[str(pick)] == max(values.values())
+        overridden += str(pick) != str(make_bot("rules", seed=1).choose(view, view.legal_actions))
+        if overridden >= 2:
+            break
+    assert overridden >= 1

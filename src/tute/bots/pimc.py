@@ -216,12 +216,15 @@ class ActionValues(NamedTuple):
     #: 0 when every legal action is worth the same (nothing was sampled); -1 when a strict
     #: deadline came before the first world was valued
     worlds: int
+    #: with an ``anchor``: per legal action the standard error of its mean difference from
+    #: the anchor's value, world by world (inf with fewer than two worlds)
+    stderr: list[float] | None = None
 
 
 def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: random.Random,
                   solver: Solver | None, *, deadline: float = math.inf,
                   tolerance: int = 0, helpers: Sequence[Solver] = (),
-                  strict: bool = False) -> ActionValues:
+                  strict: bool = False, anchor: int | None = None) -> ActionValues:
     """The mean value of each legal action (in ``legal``'s order) over up to ``worlds``
     worlds sampled uniformly from ``view``, in the seat's side's terms (:func:`objective`;
     the solver's margins where it covers the position). Equivalent cards are valued once
@@ -235,7 +238,9 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
     threads (the solver's search releases the GIL): worlds are sampled in order from
     ``rng`` in this thread, and each world's rollouts draw from a generator seeded from it,
     so with no deadline and no tolerance the result depends on the view, ``worlds`` and the
-    rng's state alone -- the pimc bot's choice and the analysis' measure."""
+    rng's state alone -- the pimc bot's choice and the analysis' measure. ``anchor`` (an
+    index into ``legal``) also measures how sure each action's difference from that one is
+    (``stderr``)."""
     from ..solver import SearchInterrupted
     from ..worlds import WorldSampler
 
@@ -246,12 +251,17 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
     sampler = WorldSampler(view)
     evaluators = [_Evaluator(rng, s, tolerance, strict) for s in (solver, *helpers)]
     totals = [0.0] * len(distinct)
+    squares = [0.0] * len(distinct)  # of the differences from the anchor, world by world
+    slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
+    base = None if anchor is None else slot[rep[anchor]]
     n = 0
 
     def add(values: list[float]) -> None:
         nonlocal n
         for i, v in enumerate(values):
             totals[i] += v
+            if base is not None:
+                squares[i] += (v - values[base]) ** 2
         n += 1
 
     def room(started: int) -> bool:
@@ -275,8 +285,19 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
             _parallel(evaluators, sampler, rng, view.seat, distinct, deadline, room, add)
     if n == 0:
         return ActionValues([0.0] * len(legal), -1)
-    slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
-    return ActionValues([totals[slot[rep[i]]] / n for i in range(len(legal))], n)
+    means = [totals[slot[rep[i]]] / n for i in range(len(legal))]
+    if base is None:
+        return ActionValues(means, n)
+    errors = []
+    for i in range(len(legal)):
+        k = slot[rep[i]]
+        if n < 2:
+            errors.append(math.inf)
+            continue
+        d = (totals[k] - totals[base]) / n
+        var = max(squares[k] / n - d * d, 0.0) * n / (n - 1)
+        errors.append(math.sqrt(var / n))
+    return ActionValues(means, n, errors)
 
 
 def _parallel(evaluators: list[_Evaluator], sampler: Any, rng: random.Random, seat: int,
@@ -401,8 +422,20 @@ class _SearchBot(Bot):
 @register("pimc", "samples worlds consistent with its view and solves each exactly "
                   "(rollouts where the solver does not reach); move_time seconds per move")
 class PimcBot(_SearchBot):
-    def __init__(self, seed: int | None = None, **settings: Any):
+    """``prior="rules"`` keeps the rules bot's choice unless the worlds show a better action
+    with confidence: its mean gain over the rules bot's action, world by world, at least
+    ``confidence`` standard errors (so a search of few worlds -- a short clock in a stock
+    phase valued by rollouts -- does not trade a sound move for noise)."""
+
+    def __init__(self, seed: int | None = None, prior: str = "none", confidence: float = 1.0,
+                 **settings: Any):
         super().__init__(seed=seed, **settings)
+        if prior not in ("none", "rules"):
+            raise TuteError(f"invalid prior {prior!r}: expected none or rules")
+        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
+                0 <= confidence <= 10):
+            raise TuteError(f"invalid confidence {confidence!r}: expected 0..10 standard errors")
+        self.prior, self.confidence = prior, float(confidence)
         self._fallback = RulesBot(seed=seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -411,18 +444,27 @@ class PimcBot(_SearchBot):
         # a little of the budget is kept for what follows the last world (choosing,
         # answering): the clock is the caller's, not the search's
         start = time.perf_counter()
+        anchor = None
+        if self.prior == "rules":
+            anchor = list(legal).index(self._fallback.choose(view, legal))
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
                               deadline=start + 0.97 * self.move_time - 0.002,
-                              tolerance=self.tolerance, helpers=self.helpers(), strict=True)
+                              tolerance=self.tolerance, helpers=self.helpers(), strict=True,
+                              anchor=anchor)
         if found.worlds < 0:  # out of time before the first world: the rules bot's choice
             self.fallbacks += 1
             self.last_worlds = 0
-            return self._fallback.choose(view, legal)
+            return legal[anchor] if anchor is not None else self._fallback.choose(view, legal)
         if found.worlds:
             self.last_worlds = found.worlds
         best = max(found.values)
         # ties (common: equivalent cards) go to the first of the engine's order, as rules do
-        return legal[next(i for i, v in enumerate(found.values) if math.isclose(v, best))]
+        pick = next(i for i, v in enumerate(found.values) if math.isclose(v, best))
+        if anchor is not None and found.stderr is not None and pick != anchor:
+            gain = found.values[pick] - found.values[anchor]
+            if not gain > self.confidence * found.stderr[pick]:
+                return legal[anchor]
+        return legal[pick]
 
 
 @register("cheat", "sees every hand and plays the exact solver's best action "
