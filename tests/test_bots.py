@@ -336,7 +336,7 @@ def test_a_plugin_bot_is_loaded_when_asked_for_or_named_as_missing(
     from tute.bots import base
 
     monkeypatch.setitem(base.PLUGINS, "ghost_bot", ("tute_no_such_module", "the ghost extra"))
-    with pytest.raises(tute.TuteError, match="bot .ghost_bot. needs the ghost extra"):
+    with pytest.raises(tute.TuteError, match=r"bot .ghost_bot. needs the ghost extra"):
         make_bot("ghost_bot")
     with pytest.raises(tute.TuteError, match="openspiel_ismcts"):
         make_bot("nobody")

@@ -82,7 +82,8 @@ def test_with_nothing_hidden_pimc_plays_the_solvers_best() -> None:
         view = deal.view(deal.to_move)
         if len(view.unseen) != view.hand_sizes[1 - view.seat]:
             continue  # a card not yet accounted for (none, with the stock gone)
-        pick = make_bot("pimc:worlds=1:move_time=30", seed=1).choose(view, view.legal_actions)
+        pick = make_bot("pimc:worlds=1:move_time=30:prior=none", seed=1).choose(
+            view, view.legal_actions)
         analysis = Solver(tt_mb=8, threads=1).analyze(deal)
         sign = 1 if deal.side_of(view.seat) == 0 else -1
         values = {a: sign * v for a, v in analysis.actions}
@@ -211,7 +212,7 @@ def test_with_the_rules_prior_one_world_never_overrides_the_rules_bot() -> None:
         view = deal.view(deal.to_move)
         legal = view.legal_actions
         want = make_bot("rules", seed=3).choose(view, legal)
-        plain = make_bot("pimc:worlds=1:move_time=30", seed=seed).choose(view, legal)
+        plain = make_bot("pimc:worlds=1:move_time=30:prior=none", seed=seed).choose(view, legal)
         prior = make_bot("pimc:worlds=1:move_time=30:prior=rules", seed=seed).choose(view, legal)
         assert prior == want == rules.choose(view, legal)
         differ += plain != want

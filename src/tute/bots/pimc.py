@@ -422,12 +422,14 @@ class _SearchBot(Bot):
 @register("pimc", "samples worlds consistent with its view and solves each exactly "
                   "(rollouts where the solver does not reach); move_time seconds per move")
 class PimcBot(_SearchBot):
-    """``prior="rules"`` keeps the rules bot's choice unless the worlds show a better action
-    with confidence: its mean gain over the rules bot's action, world by world, at least
-    ``confidence`` standard errors (so a search of few worlds -- a short clock in a stock
-    phase valued by rollouts -- does not trade a sound move for noise)."""
+    """``prior="rules"`` (the default) keeps the rules bot's choice unless the worlds show a
+    better action with confidence: its mean gain over the rules bot's action, world by world,
+    at least ``confidence`` standard errors, so a search of few worlds -- a short clock in a
+    stock phase valued by rollouts -- does not trade a sound move for noise (Tute habanero at
+    0.05 s a move: +11.0 points a deal over ``rules`` with it, +1.3 and not significant
+    without). ``prior="none"``: the best mean, however few the worlds."""
 
-    def __init__(self, seed: int | None = None, prior: str = "none", confidence: float = 1.0,
+    def __init__(self, seed: int | None = None, prior: str = "rules", confidence: float = 1.0,
                  **settings: Any):
         super().__init__(seed=seed, **settings)
         if prior not in ("none", "rules"):
