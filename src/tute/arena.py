@@ -22,7 +22,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bots import Bot, make_bot
 from .deal import Deal
@@ -620,35 +620,61 @@ def _run_ray(calls: list[_Call], jobs: int, address: str | None, sizes: list[int
     return [r for r in out if r is not None]
 
 
-def ratings_svg(result: TournamentResult) -> str:
-    """The ratings with their 95% intervals as a small SVG chart (no plotting library)."""
+class _Chart(NamedTuple):
+    """The ratings chart's layout, shared by the SVG and the PNG: rows best first, the
+    Elo scale's ends and the canvas."""
+
+    rows: list[Rating]
+    lo: float
+    hi: float
+    width: int = 640
+    left: int = 170
+    top: int = 40
+    step: int = 28
+
+    @property
+    def height(self) -> int:
+        return self.top + self.step * len(self.rows) + 30
+
+    @property
+    def axis(self) -> int:
+        return self.top + self.step * len(self.rows) + 8
+
+    def x(self, v: float) -> float:
+        v = min(max(v, self.lo), self.hi)
+        return self.left + (self.width - self.left - 20) * (v - self.lo) / (self.hi - self.lo)
+
+    def y(self, i: int) -> int:
+        return self.top + self.step * i + 14
+
+
+def _chart(result: TournamentResult) -> _Chart:
     rows = sorted(result.ratings.values(), key=lambda r: -r.elo)
     finite = [x for r in rows for x in (r.low, r.high) if math.isfinite(x)] or [1500.0]
-    lo, hi = min(finite) - 20, max(finite) + 20
-    width, left, top, step = 640, 170, 40, 28
-    height = top + step * len(rows) + 30
+    return _Chart(rows, min(finite) - 20, max(finite) + 20)
 
-    def x(v: float) -> float:
-        v = min(max(v, lo), hi)
-        return left + (width - left - 20) * (v - lo) / (hi - lo)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+def ratings_svg(result: TournamentResult) -> str:
+    """The ratings with their 95% intervals as a small SVG chart (no plotting library)."""
+    c = _chart(result)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{c.width}" height="{c.height}" '
              'font-family="sans-serif" font-size="13">',
              f'<text x="10" y="22" font-size="15">Elo ({result.variant}, {result.deals} '
              'duplicate deals per pair, 95% intervals)</text>']
-    for i, r in enumerate(rows):
-        y = top + step * i + 14
+    for i, r in enumerate(c.rows):
+        y = c.y(i)
         name = r.name.replace("&", "&amp;").replace("<", "&lt;")
         parts.append(f'<text x="10" y="{y + 4}">{name}</text>')
-        parts.append(f'<line x1="{x(r.low):.1f}" y1="{y}" x2="{x(r.high):.1f}" y2="{y}" '
+        parts.append(f'<line x1="{c.x(r.low):.1f}" y1="{y}" x2="{c.x(r.high):.1f}" y2="{y}" '
                      'stroke="#555" stroke-width="2"/>')
-        parts.append(f'<circle cx="{x(r.elo):.1f}" cy="{y}" r="5" fill="#b22"/>')
-        parts.append(f'<text x="{x(r.elo) + 8:.1f}" y="{y - 6}" font-size="11">'
+        parts.append(f'<circle cx="{c.x(r.elo):.1f}" cy="{y}" r="5" fill="#b22"/>')
+        parts.append(f'<text x="{c.x(r.elo) + 8:.1f}" y="{y - 6}" font-size="11">'
                      f'{r.elo:.0f}</text>')
-    axis = top + step * len(rows) + 8
-    parts.append(f'<line x1="{left}" y1="{axis}" x2="{width - 20}" y2="{axis}" stroke="#999"/>')
-    for v in (lo, (lo + hi) / 2, hi):
-        parts.append(f'<text x="{x(v) - 15:.1f}" y="{axis + 16}" font-size="11">{v:.0f}</text>')
+    parts.append(f'<line x1="{c.left}" y1="{c.axis}" x2="{c.width - 20}" y2="{c.axis}" '
+                 'stroke="#999"/>')
+    for v in (c.lo, (c.lo + c.hi) / 2, c.hi):
+        parts.append(f'<text x="{c.x(v) - 15:.1f}" y="{c.axis + 16}" font-size="11">'
+                     f'{v:.0f}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -663,30 +689,20 @@ def ratings_png(result: TournamentResult) -> bytes:
     except ImportError:
         raise ValueError("a PNG plot needs Pillow: pip install 'tute[plot]' "
                          "(or name the file .svg)") from None
-    rows = sorted(result.ratings.values(), key=lambda r: -r.elo)
-    finite = [x for r in rows for x in (r.low, r.high) if math.isfinite(x)] or [1500.0]
-    lo, hi = min(finite) - 20, max(finite) + 20
-    width, left, top, step = 640, 170, 40, 28
-    height = top + step * len(rows) + 30
-
-    def x(v: float) -> float:
-        v = min(max(v, lo), hi)
-        return left + (width - left - 20) * (v - lo) / (hi - lo)
-
-    img = Image.new("RGB", (width, height), "white")
+    c = _chart(result)
+    img = Image.new("RGB", (c.width, c.height), "white")
     draw = ImageDraw.Draw(img)
     draw.text((10, 10), f"Elo ({result.variant}, {result.deals} duplicate deals per pair, "
               "95% intervals)", fill="black")
-    for i, r in enumerate(rows):
-        y = top + step * i + 14
+    for i, r in enumerate(c.rows):
+        y = c.y(i)
         draw.text((10, y - 6), r.name[:26], fill="black")
-        draw.line([(x(r.low), y), (x(r.high), y)], fill="#555555", width=2)
-        draw.ellipse([x(r.elo) - 5, y - 5, x(r.elo) + 5, y + 5], fill="#bb2222")
-        draw.text((x(r.elo) + 8, y - 16), f"{r.elo:.0f}", fill="black")
-    axis = top + step * len(rows) + 8
-    draw.line([(left, axis), (width - 20, axis)], fill="#999999")
-    for v in (lo, (lo + hi) / 2, hi):
-        draw.text((x(v) - 15, axis + 6), f"{v:.0f}", fill="black")
+        draw.line([(c.x(r.low), y), (c.x(r.high), y)], fill="#555555", width=2)
+        draw.ellipse([c.x(r.elo) - 5, y - 5, c.x(r.elo) + 5, y + 5], fill="#bb2222")
+        draw.text((c.x(r.elo) + 8, y - 16), f"{r.elo:.0f}", fill="black")
+    draw.line([(c.left, c.axis), (c.width - 20, c.axis)], fill="#999999")
+    for v in (c.lo, (c.lo + c.hi) / 2, c.hi):
+        draw.text((c.x(v) - 15, c.axis + 6), f"{v:.0f}", fill="black")
     out = io.BytesIO()
     img.save(out, format="PNG")
     return out.getvalue()
