@@ -531,6 +531,10 @@ class OpenSpielIsmctsBot(Bot):
         np_rng = np.random.RandomState(self.rng.randrange(1 << 31))
         search = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np_rng),
                                   self.uct_c, self.simulations, random_state=np_rng)
+        # its own resampling draws from a fresh pyspiel sampler per world, seeded by the
+        # clock: the worlds come from this bot's seed instead, so its choices repeat
+        worlds = random.Random(self.rng.randrange(1 << 62))
+        search.set_resampler(lambda st, player: st.resample_from_infostate(player, rng=worlds))
         act: Action = _spec(game.get_parameters()).catalogue.actions[search.step(state)]
         if act not in legal:
             raise TuteError(f"internal error: OpenSpiel's IS-MCTS chose {act}, not legal here")
