@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -65,13 +66,13 @@ def test_the_choice_depends_on_the_view_alone(name: str) -> None:
     assert a == b
 
 
-def test_with_nothing_hidden_pimc_plays_the_solvers_best() -> None:
-    """Two-player arrastre: with the stock gone each seat knows the other's hand, so every
-    world is the real one and pimc's card is worth the solver's best."""
+def _open_arrastres(seeds: range) -> Iterator[tuple[tute.SeatView, dict[str, int]]]:
+    """Two-player arrastre positions with a choice, where the stock is gone and each seat
+    knows the other's hand: the view to move and the solver's value of each legal action
+    (in the mover's terms)."""
     from tute.solver import Solver
 
-    checked = 0
-    for seed in range(40):
+    for seed in seeds:
         deal = tute.Deal.new("tute_2p_habanero", seed=seed)
         rules = make_bot("rules", seed=seed)
         while not deal.is_over() and (deal.stock_count or deal.to_move is None):
@@ -82,11 +83,18 @@ def test_with_nothing_hidden_pimc_plays_the_solvers_best() -> None:
         view = deal.view(deal.to_move)
         if len(view.unseen) != view.hand_sizes[1 - view.seat]:
             continue  # a card not yet accounted for (none, with the stock gone)
-        pick = make_bot("pimc:worlds=1:move_time=30:prior=none", seed=1).choose(
-            view, view.legal_actions)
         analysis = Solver(tt_mb=8, threads=1).analyze(deal)
         sign = 1 if deal.side_of(view.seat) == 0 else -1
-        values = {a: sign * v for a, v in analysis.actions}
+        yield view, {a: sign * v for a, v in analysis.actions}
+
+
+def test_with_nothing_hidden_pimc_plays_the_solvers_best() -> None:
+    """Two-player arrastre: with the stock gone each seat knows the other's hand, so every
+    world is the real one and pimc's card is worth the solver's best."""
+    checked = 0
+    for view, values in _open_arrastres(range(40)):
+        pick = make_bot("pimc:worlds=1:move_time=30:prior=none", seed=1).choose(
+            view, view.legal_actions)
         assert values[str(pick)] == max(values.values())
         checked += 1
         if checked == 5:
@@ -222,23 +230,8 @@ def test_with_the_rules_prior_one_world_never_overrides_the_rules_bot() -> None:
 def test_with_the_rules_prior_a_sure_gain_still_wins() -> None:
     """With nothing hidden (two-player arrastre) every world is the real one: the solver's
     gain over the rules bot's card has no spread, and the search's best is played."""
-    from tute.solver import Solver
-
     overridden = 0
-    for seed in range(60):
-        deal = tute.Deal.new("tute_2p_habanero", seed=seed)
-        rules = make_bot("rules", seed=seed)
-        while not deal.is_over() and (deal.stock_count or deal.to_move is None):
-            view = deal.view(deal.to_move)
-            deal.apply(rules.choose(view, view.legal_actions))
-        if deal.is_over() or len(deal.legal_actions()) < 2:
-            continue
-        view = deal.view(deal.to_move)
-        if len(view.unseen) != view.hand_sizes[1 - view.seat]:
-            continue
-        analysis = Solver(tt_mb=8, threads=1).analyze(deal)
-        sign = 1 if deal.side_of(view.seat) == 0 else -1
-        values = {a: sign * v for a, v in analysis.actions}
+    for view, values in _open_arrastres(range(60)):
         pick = make_bot("pimc:worlds=3:move_time=30:prior=rules", seed=1).choose(
             view, view.legal_actions)
         assert values[str(pick)] == max(values.values())
