@@ -118,6 +118,7 @@ def test_out_of_time_still_answers_legally() -> None:
     ("pimc:tolerance=-1", "invalid tolerance"),
     ("pimc:prior=magic", "invalid prior"),
     ("pimc:confidence=-1", "invalid confidence"),
+    ("pimc:settle=11", "invalid settle"),
     ("ismcts:exploration=-2", "invalid exploration"),
     ("pimc:depth=3", "has no setting 'depth'"),
 ])
@@ -239,3 +240,35 @@ def test_with_the_rules_prior_a_sure_gain_still_wins() -> None:
         if overridden >= 2:
             break
     assert overridden >= 1
+
+
+def test_a_settled_decision_ends_before_its_clock() -> None:
+    """With nothing hidden every world gives the same differences between actions: once the
+    sixteen worlds of the rule are in, no other action can be better, and the decision ends
+    there; with ``settle=0`` it takes every world it may."""
+    checked = 0
+    for view, _values in _open_arrastres(range(40)):
+        settled = make_bot("pimc:worlds=40:move_time=30", seed=1)
+        full = make_bot("pimc:worlds=40:move_time=30:settle=0", seed=1)
+        assert settled.choose(view, view.legal_actions) == full.choose(view,
+                                                                        view.legal_actions)
+        assert (settled.last_worlds, full.last_worlds) == (16, 40)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_settling_waits_for_a_real_difference() -> None:
+    """Two actions a noisy half point apart are not settled after the minimum of worlds;
+    one five points better in every world is."""
+    from tute.bots.pimc import Settle, _Paired
+
+    rng = random.Random(4)
+    close, clear = _Paired(2), _Paired(2)
+    for n in range(1, 41):
+        base = rng.gauss(0, 20)
+        close.add([base, base + 0.5 + rng.gauss(0, 10)])
+        clear.add([base, base + 5 + rng.gauss(0, 1)])
+        assert not close.settled(Settle())
+        assert clear.settled(Settle()) == (n >= Settle().worlds)

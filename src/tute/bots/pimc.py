@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..deal import Deal, SeatView
     from ..solver import Solver
 
-__all__ = ["ActionValues", "CheatBot", "PimcBot", "action_values", "objective"]
+__all__ = ["ActionValues", "CheatBot", "PimcBot", "Settle", "action_values", "objective"]
 
 #: the weight of one lost game (arrastrado, cabrón) against one point of margin
 LOST_GAME = 100.0
@@ -221,10 +221,64 @@ class ActionValues(NamedTuple):
     stderr: list[float] | None = None
 
 
+class Settle(NamedTuple):
+    """When a decision is settled before its clock: after at least ``worlds`` worlds, no
+    action's mean gain over the leader's, world by world, can reach ``margin`` points at
+    ``z`` standard errors. The rest of the clock would only refine the means of a choice
+    already made (a forced-looking follow, an ace that takes the trick whatever lies out)."""
+
+    z: float = 2.5
+    worlds: int = 16
+    margin: float = 1.0
+
+
+class _Paired:
+    """Running sums of each action's value and of every pair's products, world by world:
+    the mean and the standard error of any two actions' difference at any moment."""
+
+    def __init__(self, k: int):
+        self.n = 0
+        self.sums = [0.0] * k
+        self.products = [[0.0] * k for _ in range(k)]
+
+    def add(self, values: Sequence[float]) -> None:
+        self.n += 1
+        for i, v in enumerate(values):
+            self.sums[i] += v
+            row = self.products[i]
+            for j in range(i, len(values)):
+                row[j] += v * values[j]
+
+    def _product(self, i: int, j: int) -> float:
+        return self.products[min(i, j)][max(i, j)]
+
+    def difference(self, i: int, j: int) -> tuple[float, float]:
+        """The mean of ``v_i - v_j`` and its standard error (inf with fewer than 2 worlds)."""
+        n = self.n
+        d = (self.sums[i] - self.sums[j]) / n
+        if n < 2:
+            return d, math.inf
+        square = (self._product(i, i) - 2 * self._product(i, j) + self._product(j, j)) / n
+        var = max(square - d * d, 0.0) * n / (n - 1)
+        return d, math.sqrt(var / n)
+
+    def settled(self, rule: Settle) -> bool:
+        if self.n < max(rule.worlds, 2):
+            return False
+        lead = max(range(len(self.sums)), key=self.sums.__getitem__)
+        for a in range(len(self.sums)):
+            if a != lead:
+                d, se = self.difference(a, lead)
+                if d + rule.z * se >= rule.margin:
+                    return False
+        return True
+
+
 def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: random.Random,
                   solver: Solver | None, *, deadline: float = math.inf,
                   tolerance: int = 0, helpers: Sequence[Solver] = (),
-                  strict: bool = False, anchor: int | None = None) -> ActionValues:
+                  strict: bool = False, anchor: int | None = None,
+                  settle: Settle | None = None) -> ActionValues:
     """The mean value of each legal action (in ``legal``'s order) over up to ``worlds``
     worlds sampled uniformly from ``view``, in the seat's side's terms (:func:`objective`;
     the solver's margins where it covers the position). Equivalent cards are valued once
@@ -240,7 +294,7 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
     so with no deadline and no tolerance the result depends on the view, ``worlds`` and the
     rng's state alone -- the pimc bot's choice and the analysis' measure. ``anchor`` (an
     index into ``legal``) also measures how sure each action's difference from that one is
-    (``stderr``)."""
+    (``stderr``). ``settle`` stops taking worlds once the choice is made (:class:`Settle`)."""
     from ..solver import SearchInterrupted
     from ..worlds import WorldSampler
 
@@ -250,23 +304,20 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
         return ActionValues([0.0] * len(legal), 0)
     sampler = WorldSampler(view)
     evaluators = [_Evaluator(rng, s, tolerance, strict) for s in (solver, *helpers)]
-    totals = [0.0] * len(distinct)
-    squares = [0.0] * len(distinct)  # of the differences from the anchor, world by world
+    paired = _Paired(len(distinct))
     slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
     base = None if anchor is None else slot[rep[anchor]]
-    n = 0
+    done = False
 
     def add(values: list[float]) -> None:
-        nonlocal n
-        for i, v in enumerate(values):
-            totals[i] += v
-            if base is not None:
-                squares[i] += (v - values[base]) ** 2
-        n += 1
+        nonlocal done
+        paired.add(values)
+        if settle is not None and paired.settled(settle):
+            done = True
 
     def room(started: int) -> bool:
-        return started < worlds and ((started == 0 and not strict)
-                                     or time.perf_counter() < deadline)
+        return not done and started < worlds and ((started == 0 and not strict)
+                                                  or time.perf_counter() < deadline)
 
     with _Alarm(deadline if strict else math.inf,
                 [e.solver for e in evaluators if e.solver is not None]):
@@ -283,20 +334,13 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
                     break
         else:
             _parallel(evaluators, sampler, rng, view.seat, distinct, deadline, room, add)
+    n = paired.n
     if n == 0:
         return ActionValues([0.0] * len(legal), -1)
-    means = [totals[slot[rep[i]]] / n for i in range(len(legal))]
+    means = [paired.sums[slot[rep[i]]] / n for i in range(len(legal))]
     if base is None:
         return ActionValues(means, n)
-    errors = []
-    for i in range(len(legal)):
-        k = slot[rep[i]]
-        if n < 2:
-            errors.append(math.inf)
-            continue
-        d = (totals[k] - totals[base]) / n
-        var = max(squares[k] / n - d * d, 0.0) * n / (n - 1)
-        errors.append(math.sqrt(var / n))
+    errors = [paired.difference(slot[rep[i]], base)[1] for i in range(len(legal))]
     return ActionValues(means, n, errors)
 
 
@@ -422,7 +466,9 @@ class _SearchBot(Bot):
 @register("pimc", "samples worlds consistent with its view and solves each exactly "
                   "(rollouts where the solver does not reach); move_time seconds per move")
 class PimcBot(_SearchBot):
-    """``prior="rules"`` (the default) keeps the rules bot's choice unless the worlds show a
+    """``settle`` (standard errors, default 2.5; 0: off) ends a decision before its clock once
+    it is made (:class:`Settle`): an obvious card takes a fraction of ``move_time``.
+    ``prior="rules"`` (the default) keeps the rules bot's choice unless the worlds show a
     better action with confidence: its mean gain over the rules bot's action, world by world,
     at least ``confidence`` standard errors, so a search of few worlds -- a short clock in a
     stock phase valued by rollouts -- does not trade a sound move for noise (Tute habanero at
@@ -430,14 +476,18 @@ class PimcBot(_SearchBot):
     without). ``prior="none"``: the best mean, however few the worlds."""
 
     def __init__(self, seed: int | None = None, prior: str = "rules", confidence: float = 1.0,
-                 **settings: Any):
+                 settle: float = Settle().z, **settings: Any):
         super().__init__(seed=seed, **settings)
         if prior not in ("none", "rules"):
             raise TuteError(f"invalid prior {prior!r}: expected none or rules")
-        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
-                0 <= confidence <= 10):
-            raise TuteError(f"invalid confidence {confidence!r}: expected 0..10 standard errors")
+        for key, value in (("confidence", confidence), ("settle", settle)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    0 <= value <= 10):
+                raise TuteError(f"invalid {key} {value!r}: expected 0..10 standard errors")
         self.prior, self.confidence = prior, float(confidence)
+        # settle: the decision ends before its clock once no other action can be better by a
+        # point at this many standard errors (0: always use the whole clock)
+        self.settle = Settle(z=float(settle)) if settle else None
         self._fallback = RulesBot(seed=seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -452,7 +502,7 @@ class PimcBot(_SearchBot):
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
                               deadline=start + 0.97 * self.move_time - 0.002,
                               tolerance=self.tolerance, helpers=self.helpers(), strict=True,
-                              anchor=anchor)
+                              anchor=anchor, settle=self.settle)
         if found.worlds < 0:  # out of time before the first world: the rules bot's choice
             self.fallbacks += 1
             self.last_worlds = 0
