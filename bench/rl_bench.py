@@ -9,7 +9,8 @@ generation (``tute.rl.generate``) with 1 and 2 jobs.
 
     .venv/bin/python bench/rl_bench.py [--seconds 2] [--repeat 3] [--variants tute_parejas]
 
-A step is one action of one agent: ``last()`` (the observation and its mask) then ``step()``.
+A step is one action of one agent: ``last()`` (the observation and its mask) then ``step()``,
+through ``tute.rl.env`` (PettingZoo's order checks, as users get it) and ``tute.rl.raw_env``.
 Figures are medians of ``--repeat`` runs (machines here are shared and noisy).
 """
 
@@ -19,6 +20,7 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -37,9 +39,10 @@ def _rate(run: Callable[[float], int], seconds: float, repeat: int) -> float:
     return statistics.median(rates)
 
 
-def pettingzoo_steps(variant: str) -> Callable[[float], int]:
+def pettingzoo_steps(variant: str, raw: bool = False) -> Callable[[float], int]:
+    """``tute.rl.env`` (in its order-enforcing wrapper, as users get it), or ``raw_env``."""
     def run(seconds: float) -> int:
-        env = tute.rl.raw_env(variant)
+        env = tute.rl.raw_env(variant) if raw else tute.rl.env(variant)
         env.reset(seed=1)
         rng = random.Random(1)
         steps, end = 0, time.perf_counter() + seconds
@@ -153,18 +156,20 @@ def main() -> None:
             "python_tute", {"variant": "tute_parejas"}), args.seconds, args.repeat),
             against=(hearts, ttt))
     except ImportError as exc:
-        print(f"OpenSpiel not measured (no ratios to it): {exc}")
+        print(f"OpenSpiel not measured (no ratios to it): {exc}", file=sys.stderr)
     for v in args.variants.split(","):
         engine = f"engine alone {v}"
         refs[engine] = _rate(engine_steps(v), args.seconds, args.repeat)
         report(engine, refs[engine], against=(hearts,))
         report(f"pettingzoo {v}", _rate(pettingzoo_steps(v), args.seconds, args.repeat),
                against=(engine, hearts))
+        report(f"pettingzoo raw_env {v}", _rate(pettingzoo_steps(v, raw=True), args.seconds,
+                                                args.repeat), against=(engine, hearts))
     try:
         report("rlcard uno", _rate(rlcard_steps("uno"), args.seconds, args.repeat),
                against=(hearts,))
     except ImportError:
-        print("RLCard not installed: not measured")
+        print("RLCard not installed: not measured", file=sys.stderr)  # --json stays JSON
     for jobs in (1, 2):
         start = time.perf_counter()
         data = tute.rl.generate("tute_parejas", args.episodes, jobs=jobs, seed=1)

@@ -188,6 +188,29 @@ def test_arena_and_selfplay_take_a_policy_file(tmp_path: Path) -> None:
                           "--deals", "2"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "policy:" in out.stdout
+    cli = subprocess.run([sys.executable, "-m", "tute", "selfplay", "--bots",
+                          f"policy:{path},rules", "--duplicate", "--deals", "1", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    assert f"policy:{path}" in cli.stdout
+    # a file of another game is refused by name, exit 2, one line
+    bad = subprocess.run([sys.executable, "-m", "tute", "selfplay", "--variant", "guinote",
+                          "--bots", f"policy:{path},rules", "--deals", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "another action catalogue" in bad.stderr, bad.stderr
+
+
+def test_a_policy_plays_the_gymnasium_opponents(tmp_path: Path) -> None:
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+    from tute.rl.gym_env import TuteGymEnv
+
+    path = _random_policy(tmp_path / "p.npz", "tute_2p_habanero", {})
+    env = TuteGymEnv("tute_2p_habanero", opponents=f"policy:{path}")
+    _obs, info = env.reset(seed=4)
+    assert env.bots[1].name == "policy"
+    done = False
+    while not done:
+        _obs, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 
 def test_training_example_runs(tmp_path: Path) -> None:

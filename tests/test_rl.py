@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -136,6 +137,61 @@ def test_voids_are_sound(variant: str) -> None:
             _random_play(table, rng, check)
 
 
+def test_voids_are_shown() -> None:
+    """In parejas (follow suit always), a seat that did not follow the suit led is shown void
+    in it, to every seat, from then on: the void block is not merely empty. (It shows more:
+    a seat that did not trump when it had to has none; test_voids_are_sound checks those.)"""
+    rng = random.Random(8)
+    table = Table("tute_parejas")
+    off, n = table.layout.offset("void"), table.n
+    shown = 0
+    for _ in range(10):
+        table.new(rng.getrandbits(40))
+        expected: set[tuple[int, int]] = set()
+        while not table.is_over():
+            deal = table.deal
+            assert deal is not None
+            for seat in range(n):
+                voids = table.observe(seat)[off:off + 4 * n].reshape(n, 4)
+                got = {((seat + int(rel)) % n, int(suit))
+                       for rel, suit in zip(*np.nonzero(voids), strict=True)}
+                assert expected <= got, (seat, got, expected)
+                shown += len(got)
+            mover = table.to_move
+            ids = table.legal()[1]
+            aid = ids[rng.randrange(len(ids))]
+            led = deal.trick[0][1].suit if deal.trick else None
+            act = table.apply(aid, mover)
+            if led is not None and isinstance(act, tute.Card) and act.suit != led:
+                expected.add((mover, int(led)))
+    assert shown > 100
+
+
+def test_docs_describe_every_block() -> None:
+    """docs/rl.md's observation table names every block of the layout, in order, with its
+    size (for games of two, three, four and five seats, with and without partners)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text()
+    table = text.split("| block | size | content |", 1)[1].split("\n\n", 1)[0]
+    rows = []
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows.append((re.findall(r"`([a-z_]+)`", cells[0]), cells[1]))
+    for variant, options in (("tute_parejas", {}), ("tute_2p_habanero", {}),
+                             ("tute_arrastrado_3p", {}), ("tute_gana_pierde", {"players": 5}),
+                             ("tute_subastado", {"seats": 4})):
+        layout = Table(variant, **options).layout
+        assert [b for names, _size in rows for b in names] == [b for b, _o, _s in layout.blocks]
+        sizes = {b: size for b, _o, size in layout.blocks}
+        for names, size in rows:  # sums of products: "2+2n+1", "n×40", "3×S"
+            value = sum(math.prod(int(f.replace("n", "") or 1) * (layout.n if "n" in f else 1)
+                                  if f != "S" else layout.sides for f in term.split("×"))
+                        for term in size.split("+"))
+            assert value == sum(sizes[b] for b in names), (variant, names, size)
+
+
 def _layout_of(deal: tute.Deal) -> dict[str, Any]:
     """The explicit layout that deals ``deal`` again (Deal.new(hands=...))."""
     out: dict[str, Any] = {"hands": [h.to_list() for h in deal.initial_hands],
@@ -229,8 +285,10 @@ def test_pettingzoo_api_and_seed(variant: str) -> None:
         api_test(tute.rl.env(variant), num_cycles=200)
         api_test(tute.rl.env(variant, reward="match"), num_cycles=200)
         seed_test(lambda: tute.rl.env(variant), num_cycles=100)
+        seed_test(lambda: tute.rl.env(variant, reward="match"), num_cycles=100)
         for options in OPTION_SETS[variant][1:]:
             api_test(tute.rl.env(variant, **options), num_cycles=200)
+            seed_test(lambda options=options: tute.rl.env(variant, **options), num_cycles=100)
 
 
 def test_rewards_are_the_point_margin() -> None:
@@ -271,14 +329,17 @@ def test_match_reward() -> None:
 
 
 def _snapshot(env: Any) -> tuple[Any, ...]:
+    """Everything an agent can read of the environment, and the game under way."""
     raw = env.unwrapped
-    return (raw.agent_selection, list(raw.agents), len(raw.table.deal.actions),
-            {a: raw.observe(a)["observation"].tobytes() for a in raw.agents},
-            dict(raw._cumulative_rewards), dict(raw.terminations))
+    return (raw.agent_selection, list(raw.agents), raw.table.deal, len(raw.table.deal.actions),
+            {a: (raw.observe(a)["observation"].tobytes(), raw.observe(a)["action_mask"].tobytes())
+             for a in raw.possible_agents},
+            dict(raw.rewards), dict(raw._cumulative_rewards), dict(raw.terminations),
+            dict(raw.truncations), repr(raw.infos), raw._rng.getstate(), raw.render())
 
 
 def test_illegal_actions_are_refused_and_change_nothing() -> None:
-    env = tute.rl.env("tute_parejas")
+    env = tute.rl.env("tute_parejas", render_mode="ansi")
     env.reset(seed=2)
     for _ in range(5):
         obs, *_ = env.last()
@@ -304,7 +365,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
 
 
 def test_steps_after_the_end_are_refused() -> None:
-    env = tute.rl.env("tute_2p_habanero")
+    env = tute.rl.env("tute_2p_habanero", render_mode="ansi")
     env.reset(seed=3)
     for _agent in env.agent_iter():
         obs, _r, term, _t, _i = env.last()
@@ -317,10 +378,30 @@ def test_steps_after_the_end_are_refused() -> None:
     assert _snapshot(env) == before
     while env.unwrapped.agents:
         env.step(None)
-    with pytest.raises(IllegalActionError, match="episode is over"):
-        env.step(0)
+    before = _snapshot(env)
+    for action in (0, None):
+        with pytest.raises(IllegalActionError, match=rf"illegal action {action}: the episode"):
+            env.step(action)
+    assert _snapshot(env) == before
     env.reset(seed=3)  # and a reset starts again
     assert env.unwrapped.agents
+
+
+def test_order_checks_before_reset() -> None:
+    """tute.rl.env keeps PettingZoo's order checks (its own fast last()/step() included)."""
+    env = tute.rl.env("tute_parejas")
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AssertionError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=1)
+    obs, reward, term, trunc, info = env.last()
+    raw = env.unwrapped
+    assert (reward, term, trunc, info) == (0.0, False, False, {})
+    assert np.array_equal(obs["observation"], raw.observe(raw.agent_selection)["observation"])
+    assert env.last(observe=False)[0] is None
 
 
 def test_bad_options_are_named() -> None:
@@ -340,15 +421,110 @@ def test_bad_options_are_named() -> None:
         TuteGymEnv("tute_2p_habanero", seat=2)
 
 
+BAD_RESETS = [({"deal_seed": -1}, "'deal_seed'"), ({"deal_seed": 2**64}, "'deal_seed'"),
+              ({"deal_seed": "7"}, "'deal_seed'"), ({"deal_seed": 1.5}, "'deal_seed'"),
+              ({"deal_seed": True}, "'deal_seed'"), ({"dealer": 4}, "'dealer'"),
+              ({"dealer": -1}, "'dealer'"), ({"dealer": "0"}, "'dealer'")]
+
+
+def test_bad_reset_options_are_named_and_change_nothing() -> None:
+    env = tute.rl.env("tute_parejas", render_mode="ansi")
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    before = _snapshot(env)
+    for options, name in BAD_RESETS:
+        for seed in (None, 5):
+            with pytest.raises(InvalidOptionError, match=rf"reset option {name}"):
+                env.reset(seed=seed, options=options)
+            assert _snapshot(env) == before, options
+    env.reset(options={"deal_seed": np.uint64(2**64 - 1), "dealer": np.int64(3)})
+    assert env.unwrapped.table.deal.dealer == 3
+
+
+def _gym_snapshot(env: TuteGymEnv) -> tuple[Any, ...]:
+    table = env.table
+    obs = table.observe(env.seat)
+    return (env.seat, env._done, table.deal, len(table.deal.actions), table.to_move,
+            obs.tobytes(), env._info()["action_mask"].tobytes(), dict(env.bots),
+            env.np_random.bit_generator.state, env.render())
+
+
+def test_gymnasium_refusals_change_nothing() -> None:
+    """An illegal action, a step after the end, a bad reset option: the error names it and
+    the environment is as it was (the game, the seat, the bots, the random generator)."""
+    env = TuteGymEnv("tute_parejas", seat="random", opponents="rules", render_mode="ansi")
+    _obs, info = env.reset(seed=9)
+    before = _gym_snapshot(env)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    name = env.actions[bad]
+    with pytest.raises(IllegalActionError, match=rf"illegal action {bad} \({name}\) for seat"):
+        env.step(bad)
+    for junk in (10_000, -1, "Ao", 1.5, None, True):
+        with pytest.raises(IllegalActionError, match="action"):
+            env.step(junk)
+    for options, opt in BAD_RESETS:
+        for seed in (None, 5):
+            with pytest.raises(InvalidOptionError, match=rf"reset option {opt}"):
+                env.reset(seed=seed, options=options)
+    assert _gym_snapshot(env) == before
+    # a given deal that ends before the agent's first move: named, and nothing changes
+    tute_at_once = TuteGymEnv("tute_parejas", seat=3, tute_dealt_wins_immediately=True)
+    tute_at_once.reset(seed=1, options={"deal_seed": 26, "dealer": 3})
+    before = _gym_snapshot(tute_at_once)
+    with pytest.raises(InvalidOptionError,
+                       match="'deal_seed': that deal ends before seat 3 moves"):
+        tute_at_once.reset(options={"deal_seed": 25, "dealer": 3})
+    assert _gym_snapshot(tute_at_once) == before
+    # and after the end
+    done = False
+    while not done:
+        _obs, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    before = _gym_snapshot(env)
+    for action in (0, bad, None):
+        with pytest.raises(IllegalActionError, match="the episode is over"):
+            env.step(action)
+    assert _gym_snapshot(env) == before
+
+
 def test_render_and_spaces() -> None:
     env = tute.rl.env("guinote", render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert "Guiñote" in text and "trumps:" in text
+    assert "seat 0 (side 0):" in text and " <" in text  # the hands, who is to move
     raw = env.unwrapped
     assert raw.action_space("player_0").n == len(raw.actions)
     assert raw.observation_space("player_0")["observation"].shape == (raw.table.layout.size,)
     assert raw.actions[:3] == ("2o", "4o", "5o") and "cuarenta" in raw.actions
+
+
+def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ansi`` returns the table as text, ``human`` prints it after every step, no mode
+    renders nothing; in both environments; a match says which deal it is, the end the result."""
+    quiet = tute.rl.env("tute_parejas")
+    quiet.reset(seed=1)
+    assert quiet.render() is None
+    human = tute.rl.env("tute_2p_habanero", render_mode="human", reward="match")
+    human.reset(seed=1)
+    assert "Tute" in capsys.readouterr().out
+    assert human.render() is None
+    assert "Tute" in capsys.readouterr().out
+    human.step(int(np.flatnonzero(human.last()[0]["action_mask"])[0]))
+    out = capsys.readouterr().out
+    assert "trumps:" in out and "deal 1" in out and "match: games" in out
+    gym_env = TuteGymEnv("guinote_2p", opponents="random", render_mode="ansi")
+    assert gym_env.render() is None  # nothing to show before reset
+    _obs, info = gym_env.reset(seed=2)
+    assert "trumps:" in gym_env.render()
+    done = False
+    while not done:
+        _obs, _r, done, _t, info = gym_env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "over: totals" in gym_env.render()
+    gym_human = TuteGymEnv("guinote_2p", opponents="random", render_mode="human")
+    _obs, info = gym_human.reset(seed=2)
+    assert "trumps:" in capsys.readouterr().out
+    gym_human.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "trumps:" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("variant", list(tute.VARIANTS))
@@ -369,6 +545,33 @@ def test_gymnasium_check_env(variant: str) -> None:
     assert isinstance(reward, float)
     with pytest.raises(IllegalActionError, match="episode is over"):
         env.step(0)
+
+
+def test_gymnasium_bots_by_name_see_their_own_views() -> None:
+    """The other seats are the bots named (pimc among them), each handed its own seat's view;
+    with reward="match" one episode is a whole match."""
+    env = TuteGymEnv("tute_parejas", seat=1, reward="match", match={"mode": "race", "games": 1},
+                     opponents=["pimc:move_time=0.01:worlds=4", "random", "rules"])
+    _obs, info = env.reset(seed=3)
+    assert [b.name for _s, b in sorted(env.bots.items())] == ["pimc", "random", "rules"]
+    assert sorted(env.bots) == [0, 2, 3]
+    asked: list[tuple[int, int]] = []
+    for seat, bot in env.bots.items():
+        choose = bot.choose
+
+        def spy(view: Any, legal: Any, seat: int = seat, choose: Any = choose) -> Any:
+            asked.append((seat, view.seat))
+            assert legal == view.legal_actions
+            return choose(view, legal)
+
+        bot.choose = spy  # type: ignore[method-assign]
+    done, reward = False, 0.0
+    while not done:
+        _obs, reward, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert asked and all(seat == seen for seat, seen in asked)
+    assert {seat for seat, _ in asked} == {0, 2, 3}
+    winner = env.table.match.result().winner
+    assert reward == (1.0 if winner == 1 else -1.0)
 
 
 def test_gymnasium_illegal_action() -> None:

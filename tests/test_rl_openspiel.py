@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ pyspiel = pytest.importorskip(
 
 import tute  # noqa: E402
 import tute.rl.openspiel  # noqa: E402
-from tute.errors import TuteError  # noqa: E402
+from tute.errors import IllegalActionError, TuteError  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", list(tute.VARIANTS))
@@ -26,12 +27,91 @@ def test_random_sim_test(variant: str) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+# option sets that change the actions, the seats or the deal (auction, widow, claims, polls)
+OPTION_SETS = [("tute_parejas", {"renuncio_mode": "claim", "weak_hand_max_points": 20}),
+               ("tute_2p_habanero", {"vueltas_claim": "manual"}),
+               ("tute_arrastrado_3p", {"players": 4}),
+               ("tute_subastado", {"seats": 4, "widow_card": True, "dealer_takeover": True}),
+               ("guinote", {"stock_phase_rule": "full", "tute_enabled": False}),
+               ("tute_cabron", {"players": 4}), ("tute_gana_pierde", {"players": 5}),
+               ("tute_cabrero", {"players": 3})]
+
+
+@pytest.mark.parametrize(("variant", "options"), OPTION_SETS,
+                         ids=[f"{v}{o}" for v, o in OPTION_SETS])
+def test_random_sim_test_with_options(variant: str, options: dict[str, object]) -> None:
+    game = pyspiel.load_game("python_tute", {"variant": variant, "options": json.dumps(options)})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
 def test_options_and_errors() -> None:
     game = pyspiel.load_game("python_tute", {"variant": "tute_subastado",
                                              "options": '{"seats": 4}'})
     assert game.num_players() == 4
-    with pytest.raises(Exception, match="bogus"):
-        pyspiel.load_game("python_tute", {"variant": "tute_parejas", "options": '{"bogus": 1}'})
+    for params, message in (
+            ({"variant": "tute_parejas", "options": '{"bogus": 1}'}, "bogus"),
+            ({"variant": "tute_parejas", "options": '{"partner_exemption": 3}'},
+             "invalid value 3 for option 'partner_exemption'"),
+            ({"variant": "poker"}, "unknown variant 'poker'"),
+            ({"variant": "tute_parejas", "options": "[1]"}, "'options'.*JSON object"),
+            ({"variant": "tute_parejas", "options": "{seats"}, "'options'.*not JSON"),
+            ({"variant": "tute_parejas", "seats": 4}, "parameter 'seats'")):
+        with pytest.raises(Exception, match=message):
+            pyspiel.load_game("python_tute", params)
+
+
+def _snapshot(state: object) -> tuple[object, ...]:
+    """Everything a player or OpenSpiel can read of a state."""
+    st: Any = state
+    n = st.get_game().num_players()
+    per_player: list[object] = []
+    if not st.is_chance_node():
+        for p in range(n):
+            per_player += [st.observation_string(p), st.observation_tensor(p),
+                           st.information_state_string(p), st.information_state_tensor(p)]
+    return (st.history(), st.move_number(), st.current_player(), str(st), st.returns(),
+            st.is_terminal(), st.legal_actions() if not st.is_terminal() else [],
+            st.chance_outcomes() if st.is_chance_node() else [], list(st.cards),
+            list(st.moves), per_player)
+
+
+def test_refusals_name_the_action_and_change_nothing() -> None:
+    """A bad chance outcome, an illegal or unknown action id and a step after the end raise
+    the library's error naming the action; the state is as it was."""
+    game = pyspiel.load_game("python_tute", {"variant": "tute_parejas"})
+    state: Any = game.new_initial_state()
+    rng = random.Random(5)
+    state.apply_action(7)
+    before = _snapshot(state)
+    for card, message in ((7, "illegal chance outcome 7"), (40, "illegal chance outcome 40")):
+        with pytest.raises(IllegalActionError, match=message):
+            state.apply_action(card)
+        assert _snapshot(state) == before
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = _snapshot(state)
+    names = game.new_initial_state().table.catalogue.names
+    hand = state.table.deal.hand(state.current_player())
+    refused = [c.index for c in hand if state.table.deal.why_illegal(c)]
+    elsewhere = next(a for a in range(40) if a not in state.legal_actions() and
+                     a not in [c.index for c in hand])
+    for action, message in [(elsewhere, rf"illegal action {elsewhere} \({names[elsewhere]}\) "
+                             rf"for seat {state.current_player()}: .*not in seat"),
+                            *((a, rf"illegal action {a} \({names[a]}\) for seat")
+                              for a in refused[:1]),
+                            (10_000, "invalid action 10000: outside the action space")]:
+        with pytest.raises(IllegalActionError, match=message):
+            state.apply_action(action)
+        assert _snapshot(state) == before
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = _snapshot(state)
+    for action in (0, 47, 999):
+        with pytest.raises(IllegalActionError, match=rf"illegal action {action}.*the game is over"):
+            state.apply_action(action)
+        assert _snapshot(state) == before
 
 
 def _play_to(game: object, moves: int, rng: random.Random) -> object:
@@ -71,6 +151,9 @@ def test_resample_keeps_the_information_state(variant: str, options: dict[str, o
             assert world.information_state_string(player) == state.information_state_string(
                 player)
             assert world.observation_tensor(player) == state.observation_tensor(player)
+            assert world.information_state_tensor(player) == state.information_state_tensor(
+                player)
+            assert world.observation_string(player) == state.observation_string(player)
             assert world.table.deal.view(player) == view  # own hand, public record, legal
             assert [world.cards[k] for k in world._own_slots(player)] == [
                 state.cards[k] for k in state._own_slots(player)]
@@ -152,10 +235,13 @@ def _play_to_player(state: object, player: int, rng: random.Random) -> object:
 
 def test_ismcts_example_runs() -> None:
     script = Path(__file__).resolve().parents[1] / "examples" / "openspiel_ismcts.py"
-    out = subprocess.run([sys.executable, str(script), "--deals", "1", "--simulations", "10"],
+    out = subprocess.run([sys.executable, str(script), "--deals", "1", "--simulations", "10",
+                          "--arena", "1", "--against", "random"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "mean" in out.stdout
+    # then in our arena: one duplicate deal of the bot openspiel_ismcts against random
+    assert "openspiel_ismcts:simulations=10" in out.stdout and "margin" in out.stdout
 
 
 _CPP_ISMCTS = """

@@ -97,30 +97,49 @@ class TuteGymEnv(gym.Env[Observation, np.int64]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        """A new deal (match); ``options`` may hold ``deal_seed`` to play one given deal."""
+        """A new deal (match); ``options`` may hold ``deal_seed`` to play one given deal and
+        ``dealer``. If it fails (a bad ``deal_seed`` or ``dealer``, a given deal that ends
+        before the agent moves) the error names why and the environment is as it was: the
+        game under way, the seat, the bots and the random generator."""
+        given_seed, dealer = self.table.reset_options(options)  # before anything changes
+        gen = self._np_random
+        saved = (self.table.saved(), self.seat, self.bots, gen, self._np_random_seed,
+                 None if gen is None else gen.bit_generator.state)
+        try:
+            self._new_game(seed, given_seed, dealer)
+        except TuteError:
+            table, self.seat, self.bots, self._np_random, self._np_random_seed, state = saved
+            if gen is not None and state is not None:
+                gen.bit_generator.state = state  # the draws made on the way are undone
+            self.table.restore(table)
+            raise
+        self._done = False
+        if self.render_mode == "human":  # Gymnasium's convention: shown on reset and step
+            print(self.table.render())
+        return self.table.observe(self.seat), self._info()
+
+    def _new_game(self, seed: int | None, given_seed: int | None, dealer: int | None) -> None:
         super().reset(seed=seed)
         rng = self.np_random
-        opts = options or {}
         n = self.table.n
         for _ in range(_MAX_REDEALS):
-            if self.seat_option == "random":
-                self.seat = int(rng.integers(n))
-            others = [s for s in range(n) if s != self.seat]
-            self.bots = {s: make_bot(name, seed=int(rng.integers(2**63)))
-                         for s, name in zip(others, self.opponents, strict=True)}
-            deal_seed = opts.get("deal_seed")
+            seat = int(rng.integers(n)) if self.seat_option == "random" else self.seat
+            others = [s for s in range(n) if s != seat]
+            bots = {s: make_bot(name, seed=int(rng.integers(2**63)))
+                    for s, name in zip(others, self.opponents, strict=True)}
+            deal_seed = given_seed
             if deal_seed is None:
                 deal_seed = int(rng.integers(MAX_SEED, dtype=np.uint64))
-            self.table.new(int(deal_seed), opts.get("dealer"))
+            self.table.new(deal_seed, dealer)
+            self.seat, self.bots = seat, bots
             self._play_bots()
             if not self.table.is_over():
-                break
-            if opts.get("deal_seed") is not None:
-                raise TuteError(f"deal {deal_seed} ends before seat {self.seat} moves")
-        else:
-            raise TuteError(f"{_MAX_REDEALS} deals in a row ended before seat {self.seat} moved")
-        self._done = False
-        return self.table.observe(self.seat), self._info()
+                return
+            if given_seed is not None:
+                raise InvalidOptionError(f"invalid value {given_seed} for reset option "
+                                         f"'deal_seed': that deal ends before seat {seat} "
+                                         "moves")
+        raise TuteError(f"{_MAX_REDEALS} deals in a row ended before seat {seat} moved")
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self._done:

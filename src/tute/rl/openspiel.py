@@ -201,7 +201,11 @@ class TuteState(pyspiel.State):  # type: ignore[misc]
                 self._dealt = True
             return
         seat = self.table.to_move
-        assert seat is not None
+        if seat is None:  # the deal is over: the library's error, naming the action
+            names = self.game.catalogue.names
+            name = f" ({names[action]})" if 0 <= action < len(names) else ""
+            raise IllegalActionError(f"illegal action {action}{name}: the game is over",
+                                     action=str(action), reason="the game is over")
         self.table.apply(action, seat)
         self.moves.append((seat, action))
 

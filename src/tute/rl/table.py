@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import statistics
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..actions import Action
 from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..match import Match
+from ..shuffle import MAX_SEED
 from ..variants import find_variant
 from .encoding import ActionCatalogue, ActionMask, Layout, Observation, TableEncoder
 
@@ -93,6 +95,35 @@ class Table:
         self._deal_no = 1
         self._steps = 0
         self._legal_at = -1
+        self._mask_at = -1
+        self.encoder.invalidate()
+
+    def reset_options(self, options: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+        """``deal_seed`` and ``dealer`` of an environment's ``reset(options=...)`` (None when
+        not given), checked before the environment changes anything: a bad one raises
+        :class:`InvalidOptionError` naming it."""
+        opts = options or {}
+        if not isinstance(opts, Mapping):
+            raise InvalidOptionError(f"invalid reset options {opts!r}: expected a dict")
+        out: list[int | None] = []
+        for key, top, what in (("deal_seed", MAX_SEED, "an integer 0..2**64-1"),
+                               ("dealer", self.n - 1, f"a seat 0..{self.n - 1}")):
+            value = opts.get(key)
+            if value is not None and (isinstance(value, bool | np.bool_) or not isinstance(
+                    value, int | np.integer) or not 0 <= int(value) <= top):
+                raise InvalidOptionError(f"invalid value {value!r} for reset option "
+                                         f"{key!r}: expected {what}")
+            out.append(None if value is None else int(value))
+        return out[0], out[1]
+
+    def saved(self) -> tuple[Any, ...]:
+        """The game under way, for :meth:`restore` (an environment's reset that fails)."""
+        return (self.match, self.deal, self._deal_no, self._steps)
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        """Back to the game :meth:`saved` returned (its objects were not touched since)."""
+        self.match, self.deal, self._deal_no, self._steps = saved
+        self._legal_at = -1  # the caches may hold the other game's actions at this step
         self._mask_at = -1
         self.encoder.invalidate()
 
