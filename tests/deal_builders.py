@@ -269,3 +269,27 @@ def rules_cards(deal: tute.Deal) -> set[str]:
                       must_undertrump=o.must_undertrump,
                       must_head_after_ruff=o.must_head_after_ruff)
     return set(tute.CardSet(mask).to_list())
+
+
+def arrastre_twenty(variant: str, *, hide: bool = True, start: int = 0,
+                    singer: int | None = None,
+                    options: Mapping[str, Any] | None = None) -> tuple[tute.Deal, int]:
+    """A Guiñote deal (and its seed) right after a 20 sung once the stock is gone: the first
+    seed from ``start`` where a seeded random play of cards and passes (cantes left out till
+    then) offers ``singer`` (any seat when None) a 20 in the arrastre, which it sings.
+    ``hide``: the ``guinote_hide_arrastre_suit`` flag (the same play either way)."""
+    opts = {**(options or {}), "guinote_hide_arrastre_suit": hide}
+    for seed in itertools.count(start):
+        deal = tute.Deal.new(variant, seed=seed, options=opts)
+        rng = random.Random(seed)
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            twenties = [a for a in legal if isinstance(a, tute.Declaration)
+                        and a.kind == "veinte"]
+            if twenties and not deal.stock_count and singer in (None, deal.to_move):
+                deal.apply(twenties[0])
+                return deal, seed
+            plays = [a for a in legal if isinstance(a, tute.Card)]
+            deal.apply(rng.choice(plays) if plays else
+                       tute.PASS if tute.PASS in legal else legal[0])
+    raise AssertionError("unreachable")

@@ -6,9 +6,10 @@ version 1, the engine that asked about the exchange after every stock-phase tric
 the migration to version 2, so they are not to be rewritten by today's engine.
 
 Every case is played by a seeded random choice among the legal actions, so a case is fixed
-by its variant, options and seeds alone. The ``*_hide_arrastre_suit_*`` records set an option
-that was retired since (presentation only, never read); they were written by the engine of
-before and are not rewritten by this script.
+by its variant, options and seeds alone. The ``*_hide_arrastre_suit_*`` records set
+``guinote_hide_arrastre_suit``, retired for a while and an option again since (presentation
+only: the play is the same); they were written by the engine of before and are not rewritten
+by this script.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ import pytest
 
 import tute
 import tute.worlds.sampler as sampler_module
+from deal_builders import arrastre_twenty
 from tute.actions import Discard
 from tute.cards import ALL_CARDS, GUINOTE, TUTE, CardSet, cards_of
 from tute.deal import Deal
@@ -659,3 +660,63 @@ def test_a_cardset_round_trip() -> None:
     deal = Deal.new("tute_cabron", seed=1)
     w = WorldSampler(deal.view(0)).sample(random.Random(0))
     assert w.hands[0] == deal.hand(0) and all(isinstance(h, CardSet) for h in w.hands)
+
+
+# ---------------------------------------------------------------------------------------------
+# A 20 whose suit the seat is not told (guinote_hide_arrastre_suit)
+
+
+@pytest.mark.parametrize("variant", ["guinote", "guinote_2p"])
+def test_a_20_whose_suit_is_not_told(variant: str) -> None:
+    """Another seat's 20 sung hidden: the knowledge locates neither of its cards (its suit is
+    not assumed), the true world is among the consistent ones, and every sampled world, with
+    the log or from the view alone, replays to the seat's view (and log), its singer having
+    sung a 20 there then -- not always of the true suit."""
+    rng = random.Random(5)
+    spread = []
+    start = 0
+    deals = []
+    for _ in range(4):  # right after the 20, and some plays later (more windows after it)
+        deal, seed = arrastre_twenty(variant, start=start)
+        start = seed + 1
+        later = deal.copy()
+        for _ in range(rng.randrange(2, 9)):
+            if later.to_move is None:
+                break
+            legal = later.legal_actions()
+            later.apply(legal[rng.randrange(len(legal))])
+        deals += [(deal, len(deal.cantes) - 1), (later, len(deal.cantes) - 1)]
+    for deal, at in deals:
+        if deal.to_move is None:
+            continue
+        singer, decl, _points = deal.cantes[at]
+        assert decl.suit is not None
+        pair = (1 << (10 * int(decl.suit) + 7)) | (1 << (10 * int(decl.suit) + GUINOTE.marriage))
+        for seat in range(deal.seats):
+            if seat == singer:
+                continue
+            for alone in (False, True):
+                view = deal.view(seat)
+                if alone:
+                    view = dataclasses.replace(view, history=())
+                sampler = WorldSampler(view)
+                k = sampler.knowledge
+                assert not k.exact and not sampler.exact
+                held = pair & deal.hand(singer).mask  # (not played yet)
+                assert k.hidden & held == held
+                check_truth(k, deal)
+                sampler.build(true_world(deal))
+                suits = set()
+                for _ in range(6):
+                    got = sampler.deal(rng)
+                    if alone:
+                        assert dataclasses.replace(got.view(seat), history=()) == view
+                    else:
+                        assert got.view(seat) == view
+                        assert got.events_for(seat) == deal.events_for(seat)
+                    who, sung, _p = got.cantes[at]
+                    assert who == singer and sung.kind == "veinte" and sung.suit is not None
+                    suits.add(sung.suit)
+                spread.append(len(suits))
+    if variant == "guinote":  # (with two, the other hand is all the cards the seat lacks)
+        assert max(spread) > 1

@@ -37,7 +37,7 @@ from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
 from .games.cabron import cabron_losers
-from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name
+from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name, tr
 from .match import Match
 from .messages import Refusal
 from .rules import Declaration, explain_plays, trick_winner
@@ -964,7 +964,9 @@ class _Words:
         es = self.lang == "es"
         if d.kind == "cuarenta":
             return "las cuarenta" if es else "the forty (trump marriage)"
-        if d.kind == "veinte" and d.suit is not None:
+        if d.kind == "veinte":
+            if d.suit is None:  # another seat's 20 whose suit is not told
+                return tr(self.lang, "veinte_hidden")
             return (f"las veinte en {d.suit.spanish}" if es
                     else f"twenty in {d.suit.english}")
         kind = {"tute_reyes": ("reyes", "kings"), "tute_caballos": ("caballos", "knights"),
@@ -1950,7 +1952,7 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
         else:
             action = _bot_choice(rng, view.legal_actions, sings=True)
         match.apply(action)
-        events = deal.events
+        events = deal.events_for(you)  # the player is told what its seat is told
         for ev in events[seen:]:
             if isinstance(ev, CardPlayed) and ev.seat != you:
                 typer.echo(w("plays", who=w.seat(ev.seat), card=str(ev.card)))

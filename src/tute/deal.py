@@ -90,6 +90,7 @@ from .records import (
 from .rules import (
     _SEVEN,
     _TWO,
+    HIDDEN_VEINTE,
     Declaration,
     available_declarations,
     declaration_cards,
@@ -117,8 +118,9 @@ _STATE: Final = (
     # the cards: hands, what is publicly known of them, played cards, the trick in progress
     "_hands", "_known", "_played", "_trick", "_leader", "_to_move", "_best", "_best_seat",
     "_ruffed", "trump", "_nxt", "_k",
-    # the tally: card points by side, tricks by seat, the completed tricks, cantes made
-    "_points", "_tricks_won", "_completed", "_cantes",
+    # the tally: card points by side, tricks by seat, the completed tricks, cantes made (and
+    # the suits of the 20s told to their singer alone)
+    "_points", "_tricks_won", "_completed", "_cantes", "_hidden",
     # declaration windows and their rights
     "_sung", "_forty_lost", "_window", "_window_seats", "_window_declared", "_side_first",
     "_side_forfeit",
@@ -245,6 +247,9 @@ class Deal:
     _tricks_won: tuple[int, ...]
     _completed: tuple[tuple[int, tuple[int, ...], int, int], ...]
     _cantes: tuple[tuple[int, Declaration, int], ...]
+    # suits of the 20s whose suit only their singer is told (Game.hides_cante): a 20 of a suit
+    # is sung once a deal, so the suit names the cante (see _hidden_from)
+    _hidden: int
     _sung: int
     _forty_lost: int
     _window: int
@@ -408,6 +413,7 @@ class Deal:
         self._tricks_won = (0,) * n
         self._completed = ()
         self._cantes = ()
+        self._hidden = 0
         self._sung = self._forty_lost = 0
         self._window = self._window_seats = 0
         self._window_declared = False
@@ -614,21 +620,75 @@ class Deal:
     def events(self) -> tuple[Event, ...]:
         return tuple(self._events)
 
+    # ---------------------------------------------------------------- per audience
+    #
+    # What one audience (a seat, or None: a spectator) is told differs from what another is
+    # in two ways only, both decided here: another seat's face-down cards (its draws, its
+    # widow discard) and the suit of another seat's 20 sung hidden (Game.hides_cante:
+    # guinote_hide_arrastre_suit). The event log, the cantes and the known cards of a view
+    # are all filtered through these methods; records and ``events`` keep everything.
+
+    def _hidden_from(self, seat: int | None) -> int:
+        """The suits of the 20s ``seat`` is not told: the hidden ones another seat sang."""
+        hidden = self._hidden
+        if hidden and seat is not None:
+            for s, d, _p in self._cantes:
+                if s == seat and d.suit is not None and d.kind == "veinte":
+                    hidden &= ~(1 << d.suit)
+        return hidden
+
     def events_for(self, seat: int | None, start: int = 0, stop: int | None = None
                    ) -> list[Event]:
         """The event log as ``seat`` sees it (``None``: a spectator): other seats' draws of
-        face-down cards are hidden (their ``card`` is ``None``). ``start``/``stop``: only
-        that slice of it, as ``events_for(seat)[start:stop]`` (the server sends each
-        action's events alone)."""
+        face-down cards are hidden (their ``card`` is ``None``), and so is the suit of
+        another seat's 20 sung hidden (a :data:`~tute.rules.HIDDEN_VEINTE` showing no
+        cards). ``start``/``stop``: only that slice of it, as
+        ``events_for(seat)[start:stop]`` (the server sends each action's events alone)."""
+        hidden = self._hidden_from(seat)
         out: list[Event] = []
         for e in self._events[start:stop]:
             if isinstance(e, Drew):
                 out.append(e if e.public or e.seat == seat else e._replace(card=None))
             elif isinstance(e, Discarded):
                 out.append(e if e.seat == seat else e._replace(card=None))
+            elif hidden and isinstance(e, Declared) and _hides(hidden, e.declaration):
+                out.append(e._replace(declaration=HIDDEN_VEINTE, cards=()))
             else:
                 out.append(e)
         return out
+
+    def cantes_for(self, seat: int | None) -> tuple[tuple[int, Declaration, int], ...]:
+        """The cantes as ``seat`` (``None``: a spectator) sees them: another seat's 20 sung
+        hidden is a :data:`~tute.rules.HIDDEN_VEINTE` (who sang it and its points stay)."""
+        hidden = self._hidden_from(seat)
+        if not hidden:
+            return self._cantes
+        return tuple((s, HIDDEN_VEINTE if _hides(hidden, d) else d, p)
+                     for s, d, p in self._cantes)
+
+    def known_for(self, seat: int | None) -> tuple[CardSet, ...]:
+        """Per seat, the cards ``seat`` (``None``: a spectator) knows to be in that hand: those
+        shown to the table (a turned trump card, a taken upcard, a cante's cards), less the
+        cards of another seat's 20 sung hidden that nothing else showed."""
+        known = self._known
+        hidden = self._hidden_from(seat)
+        if hidden:
+            trump = None if self.trump is None else int(self.trump)
+            secret = [0] * self._n
+            shown = [0] * self._n
+            for s, d, _p in self._cantes:
+                if _hides(hidden, d):
+                    secret[s] |= declaration_cards(d, trump, self.order)
+                else:  # a later tute shows some of them again
+                    shown[s] |= declaration_cards(d, trump, self.order)
+            known = tuple(k & ~(x & ~y) for k, x, y in zip(known, secret, shown, strict=True))
+        return tuple(CardSet(k) for k in known)
+
+    @property
+    def hides_cantes(self) -> bool:
+        """Whether some seat sang a 20 whose suit the others are not told (then the seats'
+        views differ in their cantes and known cards, not only in their hands)."""
+        return bool(self._hidden)
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self._partners else seat
@@ -1213,6 +1273,8 @@ class Deal:
         ):
             self._forty_lost |= 1 << seat
         self._sung |= 1 << suit
+        if self._game.hides_cante(decl, len(self._stock), self.options):
+            self._hidden |= 1 << suit
         pts = decl.points
         self._cantes = (*self._cantes, (seat, decl, pts))
         self._events.append(Declared(seat, decl, pts, cards_of(cards)))
@@ -1446,7 +1508,7 @@ class Deal:
             hand_sizes=tuple(h.bit_count() for h in self._hands),
             trick=self.trick,
             tricks=self.tricks,
-            cantes=self._cantes,
+            cantes=self.cantes_for(seat),
             card_points=self._points,
             played=CardSet(self._played),
             to_move=self.to_move,
@@ -1455,7 +1517,7 @@ class Deal:
             upcard=self.upcard,
             stock_count=len(self._stock),
             exchanges=self.exchanges,
-            known=tuple(CardSet(k) for k in self._known),
+            known=self.known_for(seat),
             carry=self.carry,
             table_card=None if self._table_card < 0 else ALL_CARDS[self._table_card],
             auction=None if self._auction is None else (self._auction[0], self._auction[1]),
@@ -1583,6 +1645,11 @@ class Deal:
 
 
 _PACKS: dict[int, tuple[int, ...]] = {}  # a pack's mask -> its card indices, in index order
+
+
+def _hides(hidden: int, decl: Declaration) -> bool:
+    """Whether ``decl`` is the 20 of one of the ``hidden`` suits (a mask)."""
+    return decl.kind == "veinte" and decl.suit is not None and bool(hidden >> decl.suit & 1)
 
 
 def _pack_indices(deck: int) -> tuple[int, ...]:

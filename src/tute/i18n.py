@@ -82,6 +82,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "wins_trick": "{who} gana la baza (+{p})",
         "cuarenta": "las cuarenta",
         "veinte": "las veinte en {suit}",
+        "veinte_hidden": "las veinte (palo sin enseñar)",
         "tute_reyes": "tute de reyes",
         "tute_caballos": "tute de caballos",
         "tute_sotas": "tute de sotas",
@@ -303,6 +304,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "wins_trick": "{who} wins the trick (+{p})",
         "cuarenta": "the forty (trump marriage)",
         "veinte": "twenty in {suit}",
+        "veinte_hidden": "twenty (suit not shown)",
         "tute_reyes": "tute of kings",
         "tute_caballos": "tute of knights",
         "tute_sotas": "tute of knaves",
@@ -815,11 +817,13 @@ def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
 def catalogue(lang: str) -> dict[str, Any]:
     """What the web page needs to word refusals as :func:`refusal_text` does: the templates
     of ``lang`` (``code`` and ``code.you``, ``poll.<kind>``) and the suit names by letter;
-    and the match goal's phrases as :func:`goal_text` words them."""
+    the match goal's phrases as :func:`goal_text` words them; and the names of the cantes
+    the page has no notation of its own for (``veinte``: a 20 whose suit is not told)."""
     table = TEXT.get(lang, TEXT["es"])
     return {"lang": lang, "refusals": dict(REFUSALS.get(lang, REFUSALS["en"])),
             "suits": {s.letter: s.spanish for s in Suit},
             "suit_params": sorted(_SUIT_PARAMS),
             # the match goal by kind: its phrase and which field of goal_info fills each name
             "goals": {kind: {"text": table[key], "params": names}
-                      for kind, (key, names) in GOAL_PHRASES.items()}}
+                      for kind, (key, names) in GOAL_PHRASES.items()},
+            "cantes": {"veinte": table["veinte_hidden"]}}

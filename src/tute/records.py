@@ -43,10 +43,10 @@ READ_VERSIONS = (1, 2)
 #: version 1 became a right kept for the seat's turn (``Deal._trace``)
 TRACE_RIGHTS: ContextVar[bool] = ContextVar("tute_trace_rights", default=False)
 
-#: options older records may carry that no longer exist; none changed the play, so a record
-#: that sets one means the same without it (guinote_hide_arrastre_suit was presentation
-#: only and never read)
-RETIRED_OPTIONS: frozenset[str] = frozenset({"guinote_hide_arrastre_suit"})
+#: options older records may carry that no longer exist; none may have changed the play, so a
+#: record that sets one means the same without it (none now: guinote_hide_arrastre_suit,
+#: retired for a while, is an option again and is read as one)
+RETIRED_OPTIONS: frozenset[str] = frozenset()
 
 
 def record_options(record: Mapping[str, Any]) -> dict[str, Any]:

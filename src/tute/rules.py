@@ -19,6 +19,7 @@ from .messages import Refusal
 
 __all__ = [
     "CUARENTA",
+    "HIDDEN_VEINTE",
     "TUTE_CABALLOS",
     "TUTE_REYES",
     "TUTE_SOTAS",
@@ -246,7 +247,9 @@ class Declaration:
     """A cante: ``cuarenta``, ``veinte:<suit>``, ``tute_reyes``, ``tute_caballos``, ``tute_sotas``.
 
     Instances are interned; ``str()`` is the record notation. ``suit`` is ``None`` for the 40
-    (its suit is the trump suit of the deal) and for a tute.
+    (its suit is the trump suit of the deal) and for a tute; and for :data:`HIDDEN_VEINTE`,
+    a 20 as the seats other than its singer see it under ``guinote_hide_arrastre_suit``
+    (never an action: nobody can sing it).
     """
 
     __slots__ = ("_str", "kind", "suit")
@@ -262,7 +265,9 @@ class Declaration:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Declaration is immutable")
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
+    def __reduce__(self) -> tuple[object, tuple[str, ...]]:
+        if self.kind == "veinte" and self.suit is None:
+            return (_hidden_veinte, ())  # the one instance (pickled views, copies)
         return (parse_declaration, (self._str,))
 
     def __str__(self) -> str:
@@ -291,8 +296,15 @@ _VEINTE: Final = tuple(Declaration("veinte", s) for s in Suit)
 TUTE_REYES: Final = Declaration("tute_reyes")
 TUTE_CABALLOS: Final = Declaration("tute_caballos")
 TUTE_SOTAS: Final = Declaration("tute_sotas")
+#: a 20 of a suit the reader is not told (``Deal.events_for``, ``Deal.view``): 20 points, no
+#: cards shown; its notation ``veinte`` is not an action (parse_declaration refuses it)
+HIDDEN_VEINTE: Final = Declaration("veinte")
 _DECL_BY_TEXT: Final = {str(d): d for d in (CUARENTA, *_VEINTE, TUTE_REYES, TUTE_CABALLOS,
                                             TUTE_SOTAS)}
+
+
+def _hidden_veinte() -> Declaration:
+    return HIDDEN_VEINTE
 
 
 def veinte(suit: int | Suit | str) -> Declaration:

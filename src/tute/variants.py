@@ -216,6 +216,9 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _i("partidas_per_coto", 1, 10, "Guiñote partidas per coto"),
     _i("cotos_to_win", 1, 10, "Guiñote cotos per match"),
     _b("thirty_malas", "Guiñote: cantes count only with 30 card points"),
+    _b("guinote_hide_arrastre_suit",
+       "Guiñote, presentation only: the suit of a 20 sung in the arrastre is told to its "
+       "singer alone"),
     _c("next_dealer", "rotate", "last_trick_winner", doc="who deals next"),
     _c("first_dealer", "random", "first_king", "two_of_oros_mano", doc="who deals first"),
     _i("deal_packet", 1, 13, "cards per packet when dealing"),
@@ -298,6 +301,7 @@ class Options:
     partidas_per_coto: int = 3
     cotos_to_win: int = 2
     thirty_malas: bool = False
+    guinote_hide_arrastre_suit: bool = False
     next_dealer: str = "rotate"
     first_dealer: str = "random"
     deal_packet: int = 1
@@ -526,7 +530,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
         "guinote", "Guiñote", "Guiñote", table=4, partnerships=True, order=GUINOTE,
         hand_size=6, stock=True,
         extra=(*_STOCK, "partner_exemption", "exchange_side_requirement", "partidas_per_coto",
-               "cotos_to_win", "thirty_malas"),
+               "cotos_to_win", "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote", "guinote_4p", "guiñote_4p"),
         summary="Aragón's game: 4 players in pairs, 6 cards, stock then arrastre, 101 points",
         partner_exemption=True, stock_phase_rule="free", cante_by="winning_side_each",
@@ -536,7 +540,7 @@ VARIANTS: Final[dict[str, Variant]] = {v.id: v for v in [
         "guinote_2p", "Guiñote para dos", "Two-player Guiñote", table=2, partnerships=False,
         order=GUINOTE, hand_size=6, stock=True,
         extra=(*_STOCK, "exchange_side_requirement", "partidas_per_coto", "cotos_to_win",
-               "thirty_malas"),
+               "thirty_malas", "guinote_hide_arrastre_suit"),
         aliases=("guiñote_2p", "guinote_dos"),
         summary="Guiñote one against one: 6 cards, 14 stock tricks then 6 in arrastre",
         stock_phase_rule="free", tute_award="partida", both_over="last_trick", deal_packet=3,

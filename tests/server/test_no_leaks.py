@@ -5,16 +5,20 @@ The audiences are every seat and a spectator, each on a real WebSocket connectio
 out mid-deal and come back with ``since`` (the welcome's ``missed``), and ask for ``sync``
 catchups that replay the last updates, so every update is also seen as a ``missed`` entry by
 every audience. Each message is serialized and searched for every card's notation as a token
-(``discard:3o`` names ``3o``). What an audience may know comes from the core alone, replayed
-from the finished game's record, independently of how the server builds its messages: every
-card that was in ``deal.view(seat).to_json()`` (a spectator: the view without hand and choices)
-since the deal began, and at the end of the deal before. The state each client rebuilds from
+(``discard:3o`` names ``3o``), and for the suit of every 20 (``veinte:o``: Guiñote's
+``guinote_hide_arrastre_suit`` tells the suit of a 20 sung in the arrastre to its singer
+alone). What an audience may know comes from the core alone, replayed from the finished game's
+record, independently of how the server builds its messages: every card and 20 that was in
+``deal.view(seat).to_json()`` (a spectator: the view without hand and choices, with the
+cantes and known cards as ``Deal.cantes_for(None)``/``known_for(None)`` tell them) since the
+deal began, and at the end of the deal before. The state each client rebuilds from
 welcome, catchup and deltas must also be the core's view, field for field.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import random
 import re
@@ -35,6 +39,8 @@ pytestmark = pytest.mark.timeout(240)
 
 # A card's notation as a whole token of the serialized message: "3o" in "discard:3o" too.
 CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])([A2-7SCR][oceb])(?![0-9A-Za-z])")
+# A 20 with its suit: what those not told the suit of a hidden 20 must never read.
+VEINTE_TOKEN = re.compile(r"veinte:[oceb]")
 
 # Every variant and every option that hides cards: the widow and its discard (with the idle
 # dealer's takeover), the stock and its draws, the upcard and its exchanges, arrastrado's table
@@ -72,6 +78,17 @@ GAMES = [
                  id="guinote"),
     pytest.param("guinote_2p", {"partidas_per_coto": 1, "cotos_to_win": 1,
                                 "renuncio_mode": "claim"}, 13, set(), id="guinote_2p-claim"),
+    # a 20 sung in the arrastre whose suit only its singer is told: the seeds reach one, sung
+    # by seat 0 (whose view the public state starts from) and by another seat
+    pytest.param("guinote", {"partidas_per_coto": 1, "cotos_to_win": 1,
+                             "guinote_hide_arrastre_suit": True}, 81, {"veinte"},
+                 id="guinote-hide-arrastre-suit"),
+    pytest.param("guinote", {"partidas_per_coto": 1, "cotos_to_win": 1,
+                             "guinote_hide_arrastre_suit": True}, 58, {"veinte"},
+                 id="guinote-hide-arrastre-suit-seat-2"),
+    pytest.param("guinote_2p", {"partidas_per_coto": 1, "cotos_to_win": 1,
+                                "renuncio_mode": "claim", "guinote_hide_arrastre_suit": True},
+                 7, {"veinte"}, id="guinote_2p-claim-hide-arrastre-suit"),
     pytest.param("tute_cabron", {"loss_limit": 1}, 14, set(), id="cabron"),
     pytest.param("tute_cabron", {"loss_limit": 1, "players": 4}, 15, set(), id="cabron-4"),
     pytest.param("tute_gana_pierde", {"loss_limit": 1}, 16, set(), id="gana-pierde"),
@@ -91,13 +108,13 @@ def test_every_variant_is_audited() -> None:
 
 
 def tokens(obj: Any, ignore: Iterable[str] = ()) -> set[str]:
-    """Every card named anywhere in a JSON value, whatever the field or the wording; but not
-    inside the strings of ``ignore``: the table's random id and invite code, which may spell
-    a card by chance ("2o-a1JPmYByE") and hold none."""
+    """Every card and every 20 with its suit named anywhere in a JSON value, whatever the
+    field or the wording; but not inside the strings of ``ignore``: the table's random id and
+    invite code, which may spell a card by chance ("2o-a1JPmYByE") and hold none."""
     text = json.dumps(obj)
     for s in ignore:
         text = text.replace(s, " ")
-    return set(CARD_TOKEN.findall(text))
+    return set(CARD_TOKEN.findall(text)) | set(VEINTE_TOKEN.findall(text))
 
 
 class Oracle:
@@ -115,6 +132,7 @@ class Oracle:
         self.now: list[dict[int | None, set[str]]] = []
         self.before: list[dict[int | None, set[str]]] = []
         self.views: list[dict[int | None, dict[str, Any]]] = []
+        self.hid = False  # some 20 was sung with its suit told to its singer alone
         cur = self._fresh()
         prev = self._fresh()
         self._record(cur, prev)
@@ -133,8 +151,11 @@ class Oracle:
         views: dict[int | None, dict[str, Any]] = {
             s: {**deal.view(s).to_json(), "refusals": self._refusals(deal, s)}
             for s in range(self.n)}
-        views[None] = {**views[0], "seat": None, "side": None, "hand": [], "legal_actions": [],
+        public = dataclasses.replace(deal.view(0), cantes=deal.cantes_for(None),
+                                     known=deal.known_for(None)).to_json()
+        views[None] = {**public, "seat": None, "side": None, "hand": [], "legal_actions": [],
                        "refusals": []}
+        self.hid = self.hid or deal.hides_cantes
         return views
 
     @staticmethod
@@ -329,6 +350,8 @@ def test_no_hidden_card_reaches_anyone(client: TestClient, seeded: list[int], va
     assert len(oracle.actions) == len(versions)
     heads = {a.partition(":")[0] for a in oracle.actions}
     assert expect <= heads, f"the game never had {expect - heads}"
+    if options.get("guinote_hide_arrastre_suit"):
+        assert oracle.hid, "the game never had a 20 sung hidden"
 
     def k_of(v: int) -> int:  # how many actions the table had applied at version v
         return bisect.bisect_right(versions, v)

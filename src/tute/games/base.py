@@ -294,6 +294,12 @@ class Game:
             return 1 << winner
         return (1 << winner) | (1 << ((winner + 2) % seats))
 
+    def hides_cante(self, declaration: Declaration, stock_left: int, options: Options) -> bool:
+        """Whether a cante made now is told to its singer alone: the others learn its points
+        and who sang, not its suit (``Deal.events_for``, ``Deal.view``). Presentation only:
+        play, legality and scores never depend on it."""
+        return False
+
     def sole_singer(self, contract: tuple[int, int, bool] | None, options: Options) -> int:
         """The one seat whose cantes count, or -1 when anybody's may."""
         return -1

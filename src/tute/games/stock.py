@@ -11,7 +11,7 @@ from typing import Any
 from ..cards import ALL_CARDS, parse_card
 from ..errors import TuteError
 from ..messages import Refusal
-from ..rules import exchange_card, exchange_refusal
+from ..rules import Declaration, exchange_card, exchange_refusal
 from ..scoring import score_per_deal_2p, target_winner
 from ..variants import Options
 from ..views import DealResult
@@ -193,6 +193,12 @@ class Guinote(Stock):
 
     def score_schema(self) -> str:
         return "pairs" if self.variant.partnerships else "two"
+
+    def hides_cante(self, declaration: Declaration, stock_left: int, options: Options) -> bool:
+        """``guinote_hide_arrastre_suit`` (rules.md §1.5, PR): a 20 sung once the stock is
+        gone goes unshown, so only its singer is told the suit."""
+        return (options.guinote_hide_arrastre_suit and declaration.kind == "veinte"
+                and not stock_left)
 
     def goal_info(self, options: Options) -> dict[str, Any]:
         return {"kind": "cotos", "partidas": options.partidas_per_coto,

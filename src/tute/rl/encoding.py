@@ -183,7 +183,9 @@ def _phase(view: SeatView) -> int:
 
 def seen_by(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` sees it (what ``Deal.events_for(seat)`` shows): another seat's
-    face-down draw or discard without its card."""
+    face-down draw or discard without its card. Not the suit of a 20 sung hidden
+    (``guinote_hide_arrastre_suit``): that takes the deal, so a deal that ``hides_cantes`` is
+    never fed event by event (``rl.table.Table.observe`` encodes each seat's own view)."""
     if event.__class__ is Drew:
         if event.seat != seat and not event.public:
             return event._replace(card=None)

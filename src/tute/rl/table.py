@@ -20,7 +20,14 @@ from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..match import Match
 from ..shuffle import MAX_SEED
 from ..variants import find_variant
-from .encoding import ActionCatalogue, ActionMask, Layout, Observation, TableEncoder
+from .encoding import (
+    ActionCatalogue,
+    ActionMask,
+    Layout,
+    Observation,
+    TableEncoder,
+    encode_view,
+)
 
 __all__ = ["REWARDS", "Table"]
 
@@ -224,6 +231,14 @@ class Table:
         """``seat``'s observation (a fresh array), from its own view and events only."""
         enc = self.encoder
         deal = self._deal()
+        if deal.hides_cantes:
+            # a 20 sung hidden (guinote_hide_arrastre_suit): only its singer knows the suit,
+            # so the public part is no longer the same for every seat and the shared encoder
+            # does not apply; each seat is encoded from its own view (till the deal ends)
+            enc.invalidate()
+            if self.match is not None:
+                return encode_view(self.match.view(seat))
+            return encode_view(deal.view(seat))
         if not enc.update(deal.events, deal.to_move):
             if self.match is not None:
                 mv = self.match.view(0)

@@ -7,6 +7,7 @@ badly typed field is refused with a reason. See docs/protocol.md.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -162,9 +163,14 @@ def action_for(action: str | None, events: list[dict[str, Any]]) -> str | None:
     as this audience sees them (``Deal.events_for``): a card is named only if those events show
     it to that audience, so ``discard:3o`` is ``discard`` for everyone but the declarer, and an
     action whose only part is a hidden card is None. Deny by default: what the engine hides
-    from the events is hidden from the action too, whatever the action or event type."""
+    from the events is hidden from the action too, whatever the action or event type. A
+    declaration reads as its ``Declared`` event does for this audience: ``veinte:o`` is
+    ``veinte`` for those not told the suit of that 20 (``guinote_hide_arrastre_suit``)."""
     if action is None:
         return None
+    if action.startswith(("veinte", "cuarenta", "tute_")):
+        told = [e["declaration"] for e in events if e.get("e") == "Declared"]
+        return told[0] if told else None
     parts = action.split(":")
     if not any(p in _CARD_NAMES for p in parts):
         return action  # bids, trumps, declarations, pass...: no card in the notation
@@ -175,10 +181,16 @@ def action_for(action: str | None, events: list[dict[str, Any]]) -> str | None:
 def spectator_deal_json(deal: Deal) -> dict[str, Any]:
     """What anyone may know of a deal: a seat view with the hand and the choices removed.
 
-    The core has no spectator view yet; seat 0's view minus everything seat-specific is
-    exactly the public information (``known`` lists cards publicly known to be in hands).
+    The core has no spectator view yet; seat 0's view minus everything seat-specific, with
+    the cantes and known cards as a spectator is told them (``Deal.cantes_for(None)``,
+    ``known_for(None)``: seat 0 may have sung a 20 whose suit only it knows), is exactly the
+    public information (``known`` lists cards publicly known to be in hands).
     """
-    out = deal.view(0, history=False).to_json()  # (the JSON view carries no event log)
+    view = deal.view(0, history=False)  # (the JSON view carries no event log)
+    if deal.hides_cantes:
+        view = dataclasses.replace(view, cantes=deal.cantes_for(None),
+                                   known=deal.known_for(None))
+    out = view.to_json()
     out.update(seat=None, side=None, hand=[], legal_actions=[], refusals=[])
     return out
 
@@ -296,13 +308,18 @@ def public_state(match: Match) -> dict[str, Any]:
 
 
 #: the keys of a state's ``deal`` that differ between audiences: ``private_deal_json``
-PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions", "refusals")
+#: (``cantes`` and ``known`` only after a 20 sung hidden, for its singer)
+PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions", "refusals", "cantes", "known")
 
 
 def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see of the deal: exactly the fields in which
     ``deal.view(seat).to_json()`` differs from the public view (tests hold it to that), plus
-    ``refusals``, the engine's reasons for the cards of the hand it may not play now."""
+    ``refusals``, the engine's reasons for the cards of the hand it may not play now.
+
+    ``cantes`` and ``known`` are always there (the seat's own copy): they differ from the
+    public ones for the singer of a 20 sung hidden (``guinote_hide_arrastre_suit``), who
+    alone is told its suit; a part whose keys never change keeps deltas simple."""
     mine = deal.to_move == seat
     return {
         "seat": seat,
@@ -310,6 +327,8 @@ def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
         "hand": deal.hand(seat).to_list(),
         "legal_actions": [str(a) for a in deal.legal_actions()] if mine else [],
         "refusals": refusals_json(deal) if mine else [],
+        "cantes": [[s, str(d), p] for s, d, p in deal.cantes_for(seat)],
+        "known": [k.to_list() for k in deal.known_for(seat)],
     }
 
 

@@ -54,8 +54,9 @@ log = logging.getLogger("tute.server")
 
 # Event types that every audience sees as they are (Deal.events_for hides nothing in them): an
 # update made only of these skips the per-audience filtering. Anything else, including event
-# types added later, goes through the core's own Deal.events_for.
-_PUBLIC_EVENTS = frozenset({"CardPlayed", "TrickTaken", "Declared", "Exchanged", "Passed",
+# types added later, goes through the core's own Deal.events_for (Declared too: a 20 sung
+# hidden under guinote_hide_arrastre_suit shows its suit to its singer alone).
+_PUBLIC_EVENTS = frozenset({"CardPlayed", "TrickTaken", "Exchanged", "Passed",
                             "DealEnded", "BidMade", "AuctionWon", "TookOver", "TrumpNamed",
                             "ThrownIn", "RenuncioClaimed"})
 
@@ -630,11 +631,14 @@ class Table:
         """Send every connection the update with the change of its state since the last one.
 
         The public part is built and diffed once; a seat's delta adds only its own changed
-        ``hand``/``legal_actions``; a spectator's has nothing private at all.
+        private keys (``hand``, ``legal_actions``...), and its own copy of any private key the
+        public delta carries (a hidden 20's singer keeps its ``cantes`` and ``known``); a
+        spectator's has nothing private at all.
         """
         old = self._public()
         self._pub = None
         pub_delta = state_delta(old, self._public())
+        pub_changed = pub_delta.get("deal", {})
         hides = self._hides(u)
         shared = self._events_json(u, None)
         deal = self.match.deal
@@ -651,7 +655,8 @@ class Table:
                 continue
             priv = private_deal_json(deal, seat)
             before = self._priv[seat]
-            mine = {k: v for k, v in priv.items() if before is None or before[k] != v}
+            mine = {k: v for k, v in priv.items()
+                    if before is None or before[k] != v or k in pub_changed}
             self._priv[seat] = priv
             delta = pub_delta
             if mine:

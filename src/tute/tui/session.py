@@ -195,7 +195,9 @@ def action_label(lang: str, action: Action, trump: Any = None) -> str:
 
 
 def declaration_name(lang: str, d: Declaration) -> str:
-    if d.kind == "veinte" and d.suit is not None:
+    if d.kind == "veinte":  # no suit: another seat's 20 whose suit is not told
+        if d.suit is None:
+            return tr(lang, "veinte_hidden")
         return tr(lang, "veinte", suit=suit_name(lang, d.suit))
     return tr(lang, d.kind)
 

@@ -35,6 +35,7 @@ const ES = {
   exchanged: "{0} cambia {1} por {2}", passed: "{0} pasa", drew: "{0} roba {1}",
   dealEnded: "Termina la mano", mano: "mano", dealer: "reparte", seatLabel: "Jugador {0}",
   pass: "Paso", cuarenta: "Cantar las cuarenta", veinte: "Cantar las veinte en {0}",
+  declareWhat: "Cantar {0}", veinteHidden: "las veinte (palo sin enseñar)",
   tute_reyes: "Cantar tute de reyes", tute_caballos: "Cantar tute de caballos",
   tute_sotas: "Cantar tute de sotas", tute: "Cantar tute", cambio: "Cambiar {0} por la pinta",
   act_bid: "Pujar {0}", act_trump: "Triunfo: {0}", act_discard: "Descartar {0}",
@@ -135,6 +136,7 @@ const EN = {
   exchanged: "{0} exchanges {1} for {2}", passed: "{0} passes", drew: "{0} draws {1}",
   dealEnded: "The deal is over", mano: "leads", dealer: "deals", seatLabel: "Player {0}",
   pass: "Pass", cuarenta: "Declare forty", veinte: "Declare twenty in {0}",
+  declareWhat: "Declare {0}", veinteHidden: "twenty (suit not shown)",
   tute_reyes: "Declare tute of kings", tute_caballos: "Declare tute of knights",
   tute_sotas: "Declare tute of knaves", tute: "Declare tute", cambio: "Exchange {0} for the upcard",
   act_bid: "Bid {0}", act_trump: "Trumps: {0}", act_discard: "Discard {0}",
@@ -232,6 +234,8 @@ export function actionLabel(a) {
   if (token) return t(token);
   if (a === "cuarenta" || a.startsWith("tute")) return t(a);
   if (a.startsWith("veinte:")) return t("veinte", t("suit_" + a.slice(7)));
+  // another seat's 20 whose suit is not told (guinote_hide_arrastre_suit): the server's words
+  if (a === "veinte") return t("declareWhat", canteWord("veinte") || t("veinteHidden"));
   if (a.startsWith("cambio:")) return t("cambio", cardName(a.slice(7)));
   if (/^[A234567SCR][oceb]$/.test(a)) return cardName(a);
   return a;
@@ -246,6 +250,13 @@ function loadCatalogue(l) {
     fetch(`/api/messages/${l}`).then((r) => (r.ok ? r.json() : null))
       .then((c) => { if (c) CATALOGUES[l] = c; }).catch(() => {});
   }
+}
+
+// A cante the page has no notation of its own for, as the server's catalogue names it
+// (tute.i18n.catalogue: "cantes"); undefined until the catalogue has come.
+function canteWord(kind) {
+  const cat = CATALOGUES[lang];
+  return cat && cat.cantes ? cat.cantes[kind] : undefined;
 }
 
 // The match goal ({kind, n...}: goal_info) in the page's language, worded by the server's
@@ -476,7 +487,7 @@ const OPTS_ES = {
   renuncio_penalty: ["Castigo del renuncio", "Pierde la mano o dos juegos"],
   weak_hand_max_points: ["Tirar una mano floja", "Una mano de estos tantos o menos se puede tirar"],
   misdeal_passes_after: ["Manos tiradas seguidas", "Tras estas, el reparto pasa"],
-  guinote_hide_arrastre_suit: ["Ocultar el palo del arrastre", "Presentación: no mostrar el palo de unas veinte en arrastre"],
+  guinote_hide_arrastre_suit: ["Veinte sin enseñar en el arrastre", "Presentación: el palo de unas veinte cantadas en el arrastre solo lo sabe quien las canta"],
 };
 const OPT_GROUPS = {
   match: "match", games_to_win: "match", loss_limit: "match", partidas_per_coto: "match", cotos_to_win: "match",
@@ -486,6 +497,7 @@ const OPT_GROUPS = {
   partner_exemption: "play", must_undertrump: "play", must_head_after_ruff: "play", stock_phase_rule: "play",
   renuncio_mode: "play", renuncio_penalty: "play", hand_size: "play",
   cante_by: "cantes", forty_first: "cantes", cante_restriction: "cantes", cante_before_draw: "cantes",
+  guinote_hide_arrastre_suit: "cantes",
   tute_enabled: "cantes", tute_award: "cantes", tute_dealt_wins_immediately: "cantes",
   exchange_timing: "exchange", exchange_last_round_allowed: "exchange", exchange_two_enabled: "exchange",
   two_exchanges_four: "exchange", exchange_mandatory: "exchange", exchange_side_requirement: "exchange",

@@ -36,6 +36,12 @@ once (:class:`Forbid`), encoded exactly. What is not encoded -- a partner asked 
 the options ``cante_restriction``, ``tute_dealt_wins_immediately`` and the like, the moments a
 log-less view does not show -- is left to the replay of the record, which refuses a world that
 contradicts it (``Knowledge.exact`` is then False and ``notes`` says why).
+
+**A 20 of a suit not told** (``guinote_hide_arrastre_suit``: another seat's 20 sung in the
+arrastre shows the seat no cards, :data:`~tute.rules.HIDDEN_VEINTE`) says only that its singer
+held then *some* marriage of a suit not sung before. Nothing is assumed of its suit: no card
+is placed by it, and the condition is left to the replay, which sings, in the sampled world,
+each 20 the singer may sing then till the record fits.
 """
 
 from __future__ import annotations
@@ -64,7 +70,14 @@ from ..events import (
     TrumpNamed,
 )
 from ..games import game_for
-from ..rules import Declaration, declaration_cards, legal_mask, marriage_mask, trick_winner
+from ..rules import (
+    HIDDEN_VEINTE,
+    Declaration,
+    declaration_cards,
+    legal_mask,
+    marriage_mask,
+    trick_winner,
+)
 from ..variants import Options, Variant, find_variant
 
 __all__ = [
@@ -768,12 +781,17 @@ def _poll_forbids(view: SeatView, var: Variant, opts: Options, hist: History,
         if acted:
             continue
         sung = 0
+        untold = False  # the partner sang a 20 whose suit this seat was not told
         for y in range(start + 1):
             ey = events[y]
             if isinstance(ey, Declared):
                 suit = ey.declaration.marriage_suit(trump)
                 if suit is not None:
                     sung |= 1 << suit
+                untold = untold or (ey.declaration is HIDDEN_VEINTE and ey.seat == partner)
+        if untold:  # it may still hold that marriage (sung): which one is not known
+            notes.append("a partner not asked to sing after singing a 20 of a suit not told")
+            continue
         out += _nothing_to_declare(partner, start + 1, drew // n if not var.stock else
                                    _rounds_by(events, start, n), sung, order, second,
                                    opts.tute_enabled, held, e.number)
@@ -862,6 +880,8 @@ def _other_notes(view: SeatView, var: Variant, opts: Options, hist: History,
         notes.append("what the poll for a tute held from the deal told")
     if opts.cante_restriction != "none":
         notes.append(f"cante_restriction={opts.cante_restriction}")
+    if any(sh.declaration is HIDDEN_VEINTE for sh in hist.shows):
+        notes.append("a 20 of a suit not told: its singer held some unsung marriage then")
     if hist.events is None and fam == "stock" and opts.stock_phase_rule == "full" and (
             hist.swaps):
         notes.append("an exchange's moment under full stock-phase duties")

@@ -50,7 +50,7 @@ import itertools
 import math
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -85,7 +85,7 @@ from ..events import (
     TrumpNamed,
 )
 from ..games import game_for
-from ..rules import Declaration, declaration_cards
+from ..rules import HIDDEN_VEINTE, Declaration, declaration_cards
 from .knowledge import (
     DISCARD,
     STOCK,
@@ -931,18 +931,41 @@ def _replay_events(deal: Deal, script: Sequence[Action | None], seen: Sequence[E
     """Apply the record's actions on the world's deal; it fits if every one is legal, the
     seat's log comes out the same and the same seat is to act (with the same choices)."""
     seat = view.seat
-    try:
-        for act in script:
-            if act is None:
-                if world.discard is None:
-                    return False
-                act = Discard(world.discard)
+
+    def fits() -> bool:
+        if deal.events_for(seat) != list(seen) or deal.to_move != view.to_move:
+            return False  # a seat asked now in one world and not in the other
+        return deal.to_move != seat or tuple(deal.legal_actions()) == view.legal_actions
+
+    return _apply_script(deal, script, 0, world, fits)
+
+
+def _apply_script(deal: Deal, script: Sequence[Action | None], start: int, world: World,
+                  fits: Callable[[], bool]) -> bool:
+    """Apply ``script[start:]``, then ask ``fits``. A 20 whose suit the seat was not told
+    (:data:`~tute.rules.HIDDEN_VEINTE`) is each 20 its singer may sing then, in turn, till
+    one lets the rest of the record fit."""
+    for i in range(start, len(script)):
+        act = script[i]
+        if act is HIDDEN_VEINTE:
+            mark = len(deal.actions)
+            for sung in [a for a in deal.legal_actions()
+                         if isinstance(a, Declaration) and a.kind == "veinte"]:
+                deal.apply(sung)
+                if _apply_script(deal, script, i + 1, world, fits):
+                    return True
+                while len(deal.actions) > mark:
+                    deal.undo()
+            return False
+        if act is None:
+            if world.discard is None:
+                return False
+            act = Discard(world.discard)
+        try:
             deal.apply(act)
-    except IllegalActionError:
-        return False
-    if deal.events_for(seat) != list(seen) or deal.to_move != view.to_move:
-        return False  # a seat asked now in one world and not in the other
-    return deal.to_move != seat or tuple(deal.legal_actions()) == view.legal_actions
+        except IllegalActionError:
+            return False
+    return fits()
 
 
 class _ViewReplay:
@@ -1025,8 +1048,13 @@ class _ViewReplay:
             ex = Exchange(self.swaps[si][1])
             if ex in legal:
                 out.append((ex, 0, 0, 1))
-        if ci < len(self.cantes) and self.cantes[ci][0] == seat and self.cantes[ci][1] in legal:
-            out.append((self.cantes[ci][1], 0, 1, 0))
+        if ci < len(self.cantes) and self.cantes[ci][0] == seat:
+            sung = self.cantes[ci][1]
+            if sung is HIDDEN_VEINTE:  # a 20 of a suit not told: any the seat may sing now
+                out += [(a, 0, 1, 0) for a in legal
+                        if isinstance(a, Declaration) and a.kind == "veinte"]
+            elif sung in legal:
+                out.append((sung, 0, 1, 0))
         if done and view.result is not None:
             if CLAIM in legal and view.result.claim is not None:
                 out.append((CLAIM, 0, 0, 0))
