@@ -284,3 +284,62 @@ def test_a_tute_on_the_way_is_valued_whole() -> None:
         if d is not None and abs(solver.value(pos)) >= TUTE_VALUE // 2:
             assert d.dd_loss == 0 or d.dd_loss >= TUTE_VALUE // 2
         pos.apply(act)
+
+
+def test_parts_give_the_figures_of_the_whole() -> None:
+    """A server spreads an analysis over time: the double-dummy measure deal by deal
+    (``only``), the search's a few decisions at a time (``moves``, ``exact=False``), with
+    solvers kept from one part to the next. Each part's figures are the whole analysis'."""
+    from tute.match import Match
+    from tute.solver import Solver
+
+    m = Match.new("tute_2p_habanero", seed=3, options={"games_to_win": 1})  # two deals
+    players = [make_bot("rules", seed=s) for s in range(2)]
+    while not m.is_over():
+        seat = m.to_move
+        assert seat is not None
+        view = m.deal.view(seat)
+        m.apply(players[seat].choose(view, view.legal_actions))
+    deals = list(m.deals)
+    assert len(deals) == 2
+    whole = analyze_deals(deals, worlds=2, kind="match").to_json()
+    dd_solver, search_solver = Solver(tt_mb=16, threads=1), Solver(tt_mb=16, threads=1)
+    parts: list[dict[str, Any]] = []
+    for k in reversed(range(len(deals))):  # the last deal first: nothing depends on order
+        parts += analyze_deals(deals, worlds=0, kind="match", only=[k],
+                               dd_solver=dd_solver).to_json()["decisions"]
+    parts.sort(key=lambda d: d["index"])
+    assert [d["index"] for d in parts] == [d["index"] for d in whole["decisions"]]
+    pairs = [(d["deal"], d["move"]) for d in parts]
+    searched: dict[int, dict[str, Any]] = {}
+    for i in range(0, len(pairs), 5):
+        rep = analyze_deals(deals, worlds=2, kind="match", moves=pairs[i:i + 5],
+                            exact=False, search_solver=search_solver)
+        assert rep.budget["double_dummy"] is None
+        assert [(d.deal, d.move) for d in rep.decisions] == pairs[i:i + 5]
+        assert all(d.dd_loss is None for d in rep.decisions)
+        searched.update({d.index: d.to_json() for d in rep.decisions})
+    search = ("best", "loss", "values", "worlds", "reason")
+    for d, w in zip(parts, whole["decisions"], strict=True):
+        assert {**d, **{k: searched[d["index"]][k] for k in search}} == w
+    # and back from its JSON, with the same summary
+    from tute.analysis import RecordAnalysis
+
+    assert RecordAnalysis.from_json(whole).to_json() == {**whole, "seconds": whole["seconds"]}
+
+
+def test_a_better_action_comes_with_its_reason() -> None:
+    """Where the search's best is not the action taken, a reason from the seat's view (the
+    hints' reasons, in Spanish and English); none where the action taken was the best."""
+    from tute.hints import REASONS
+
+    deal = _played("tute_parejas", 4, bots="random")
+    report = analyze_deals([deal], worlds=3)
+    worse = [d for d in report.decisions if d.loss]
+    assert worse, "random play loses points somewhere"
+    for d in report.decisions:
+        assert (d.reason is None) == (not d.loss)
+    for d in worse:
+        assert d.reason is not None and d.reason["code"] in REASONS
+        assert d.reason["es"] and d.reason["en"] and d.reason["edge"] == round(d.loss or 0, 1)
+        assert d.to_json()["reason"] == d.reason

@@ -37,7 +37,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,7 @@ from .rules import Declaration
 if TYPE_CHECKING:
     from .deal import Deal
     from .solver import Solver
+    from .views import SeatView
 
 __all__ = [
     "ACCURACY_MARGIN",
@@ -127,6 +128,9 @@ class Decision:
     #: double dummy: the deal's expected final margin at this decision with best play from
     #: here (side 0's with two sides, else the mover's against the rest; a tute is +-1000)
     dd_value: int | None = None
+    #: search: why ``best`` (when it is not the action played), a fact about the position
+    #: from the seat's view (tute.hints' reasons): {code, params, worlds, edge, es, en}
+    reason: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,8 +140,16 @@ class Decision:
             "dd_best": self.dd_best, "dd_loss": self.dd_loss, "dd_value": self.dd_value,
             "values": None if self.values is None
             else {a: round(v, 2) for a, v in self.values.items()},
-            "worlds": self.worlds,
+            "worlds": self.worlds, "reason": self.reason,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Decision:
+        """A decision of an analysis' JSON (its legal actions are those it has values of)."""
+        names = ("index", "deal", "move", "trick", "seat", "side", "kind", "played", "best",
+                 "loss", "values", "worlds", "dd_best", "dd_loss", "dd_value", "reason")
+        return cls(legal=tuple(data.get("values") or ()),
+                   **{k: data[k] for k in names if k in data})
 
 
 @dataclass
@@ -165,6 +177,15 @@ class RecordAnalysis:
                              **summarize([d for d in self.decisions if d.side == k])}
                             for k in sorted(set(self.sides))]
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RecordAnalysis:
+        """An analysis from its JSON (:meth:`to_json`; the summary is computed again)."""
+        sides = tuple(data["sides"])
+        return cls(data["variant"], data.get("kind", "deal"), data.get("seats", len(sides)),
+                   sides, [Decision.from_json(d) for d in data["decisions"]],
+                   deals=data.get("deals", 1), complete=data.get("complete", True),
+                   budget=dict(data.get("budget") or {}), seconds=data.get("seconds", 0.0))
 
     def to_json(self) -> dict[str, Any]:
         return {"variant": self.variant, "kind": self.kind, "deals": self.deals,
@@ -375,13 +396,23 @@ def _check_budget(worlds: Any, seed: Any, move_time: Any) -> None:
 def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                   seed: int = DEFAULT_SEED, move_time: float | None = None,
                   kind: str = "deal", progress: Progress | None = None,
-                  dd_solver: Solver | None = None, tt_mb: int = 64) -> RecordAnalysis:
+                  dd_solver: Solver | None = None, tt_mb: int = 64,
+                  only: Collection[int] | None = None,
+                  moves: Collection[tuple[int, int]] | None = None, exact: bool = True,
+                  search_solver: Solver | None = None) -> RecordAnalysis:
     """Both measures over every decision of ``deals`` (a deal, or a match's deals in order).
 
     ``worlds`` per decision for the search measure (0: double dummy only); ``move_time``
     caps the seconds of one decision's search (at least one world; the figures then depend
-    on the machine); ``progress(done, total)`` is called after each action."""
-    from .bots.pimc import _equivalents, action_values
+    on the machine); ``progress(done, total)`` is called after each action.
+
+    Parts of the work, for a server that spreads it over time (each part gives the figures
+    the whole analysis gives for it: indexes, seeds and the solver's values do not depend
+    on what else is analysed): ``only`` the deals of these 0-based numbers; ``moves`` only
+    the decisions at these (deal, move) pairs; ``exact=False`` leaves the double-dummy
+    measure out. ``dd_solver`` and ``search_solver`` reuse solvers (a process analysing
+    many games keeps its own)."""
+    from .bots.pimc import _equivalents
 
     _check_budget(worlds, seed, move_time)
     if not deals:
@@ -392,53 +423,73 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                          deals=len(deals), complete=deals[-1].is_over())
     out.budget = {"search": "pimc" if worlds else None, "worlds": worlds, "seed": seed,
                   "move_time": move_time, "double_dummy": "exact solver"}
-    if dd_solver is None:
+    if exact and dd_solver is None:
         dd_solver = _solver(tt_mb)
     # the search's own solver: the sampled worlds would evict the real deal's entries
-    search = _solver(max(1, tt_mb // 2)) if worlds else None
-    if dd_solver is None:
+    search = search_solver or (_solver(max(1, tt_mb // 2)) if worlds else None)
+    if not exact or dd_solver is None:
         out.budget["double_dummy"] = None
+    wanted = None if moves is None else set(moves)
     total = sum(len(d.actions) for d in deals)
     done = 0
     t0 = time.perf_counter()
     for k, deal in enumerate(deals):
+        if only is not None and k not in only:
+            done += len(deal.actions)
+            continue
         pos = _start(deal)
-        exact = _DoubleDummy(dd_solver) if dd_solver is not None else None
+        dd = _DoubleDummy(dd_solver) if exact and dd_solver is not None else None
         for move, act in enumerate(deal.actions):
             seat = pos.to_move
             assert seat is not None
-            view = pos.view(seat)
-            legal = list(view.legal_actions)
-            rep = _equivalents(view, legal)
-            if sum(r == i for i, r in enumerate(rep)) > 1:
-                dec = Decision(done, k, move, pos.trick_number, seat, pos.side_of(seat),
-                               _decision_kind(act, legal), str(act), tuple(map(str, legal)))
-                if exact is not None:
-                    found = exact.measure(pos, act)
-                    if found is not None:
-                        dec.dd_best, dec.dd_loss, dec.dd_value = found
-                if worlds:
-                    rng = random.Random(f"tute-analysis:{seed}:{k}:{move}")
-                    deadline = math.inf if move_time is None else time.perf_counter() + move_time
-                    res = action_values(view, legal, worlds, rng, search, deadline=deadline)
-                    dec.values = {str(a): v for a, v in zip(legal, res.values, strict=True)}
-                    dec.worlds = res.worlds
-                    top = max(res.values)
-                    mine = dec.values[str(act)]
-                    # a tie with the best is the best (to the reported precision: lost games
-                    # weigh 100 and the margin only breaks ties, in thousandths)
-                    if math.isclose(mine, top, abs_tol=0.005):
-                        dec.best, dec.loss = str(act), 0.0
-                    else:
-                        i = next(i for i, v in enumerate(res.values) if math.isclose(v, top))
-                        dec.best, dec.loss = str(legal[i]), top - mine
-                out.decisions.append(dec)
+            if wanted is None or (k, move) in wanted:
+                view = pos.view(seat)
+                legal = list(view.legal_actions)
+                rep = _equivalents(view, legal)
+                if sum(r == i for i, r in enumerate(rep)) > 1:
+                    dec = Decision(done, k, move, pos.trick_number, seat, pos.side_of(seat),
+                                   _decision_kind(act, legal), str(act), tuple(map(str, legal)))
+                    if dd is not None:
+                        found = dd.measure(pos, act)
+                        if found is not None:
+                            dec.dd_best, dec.dd_loss, dec.dd_value = found
+                    if worlds:
+                        deadline = (math.inf if move_time is None
+                                    else time.perf_counter() + move_time)
+                        _search_measure(dec, view, legal, act,
+                                        random.Random(f"tute-analysis:{seed}:{k}:{move}"),
+                                        worlds, search, deadline)
+                    out.decisions.append(dec)
             pos.apply(act)
             done += 1
             if progress is not None:
                 progress(done, total)
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _search_measure(dec: Decision, view: SeatView, legal: list[Action], act: Action,
+                    rng: random.Random, worlds: int, solver: Solver | None,
+                    deadline: float) -> None:
+    """The search's fields of ``dec``: every legal action's mean value over the worlds, the
+    best, the loss and, when the best is not the action played, why (from the view)."""
+    from .bots.pimc import action_values
+    from .hints import Hint, reason_for
+
+    res = action_values(view, legal, worlds, rng, solver, deadline=deadline)
+    dec.values = {str(a): v for a, v in zip(legal, res.values, strict=True)}
+    dec.worlds = res.worlds
+    top = max(res.values)
+    mine = dec.values[str(act)]
+    # a tie with the best is the best (to the reported precision: lost games weigh 100 and
+    # the margin only breaks ties, in thousandths)
+    if math.isclose(mine, top, abs_tol=0.005):
+        dec.best, dec.loss = str(act), 0.0
+        return
+    i = next(i for i, v in enumerate(res.values) if math.isclose(v, top))
+    dec.best, dec.loss = str(legal[i]), top - mine
+    code, params = reason_for(view, legal[i], legal)
+    dec.reason = Hint(dec.best, code, params, res.worlds, dec.loss).to_json()["reason"]
 
 
 def analyze_record(record: Mapping[str, Any] | str | bytes, **kwargs: Any) -> RecordAnalysis:

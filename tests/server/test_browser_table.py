@@ -873,7 +873,7 @@ def test_analysis_view_from_the_end_of_game_and_the_history(
     tid, tokens, _m = seeded(data_dir, "tute_parejas",
                             lambda m: len(m.deal.tricks) == 8 and not m.deal.trick,
                             options={"match": {"mode": "series", "deals": 1}})
-    base = start()
+    base = start("--analysis-worlds", "0")  # the search measure: test_browser_analysis.py
     page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
     # while the game is played there is no analysis: it would show every hand
     early = page.request.get(base + f"/api/games/{tid}/analysis")
@@ -922,7 +922,7 @@ def test_analysis_of_a_game_without_partners_draws_a_line_per_player(
     tid, tokens, _m = seeded(data_dir, "tute_arrastrado_3p",
                             lambda m: len(m.deal.tricks) == 11 and not m.deal.trick,
                             options={"loss_limit": 1})
-    base = start()
+    base = start("--analysis-worlds", "0")
     page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_arrastrado_3p"))
     page.goto(base + f"/t/{tid}")
     _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)

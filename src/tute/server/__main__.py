@@ -1,10 +1,12 @@
-"""``python -m tute.server --host H --port P --data-dir D [--bot-timeout S]``."""
+"""``python -m tute.server --host H --port P --data-dir D [--bot-timeout S]``
+``[--analysis-worlds N] [--analysis-move-time S] [--analysis-game-seconds S]``."""
 
 from __future__ import annotations
 
 import argparse
 
 from . import run
+from .analyses import SearchBudget
 from .store import StorageError
 
 
@@ -28,13 +30,29 @@ def main() -> None:
     p.add_argument("--abandon-after", type=float, default=30 * 60.0,
                    help="seconds before a started table whose humans all left is abandoned "
                    "(0: never; default 30 min)")
+    budget = SearchBudget()
+    p.add_argument("--analysis-worlds", type=int, default=budget.worlds,
+                   help="worlds a decision for the search measure of finished games' analyses "
+                   f"(0: the double-dummy measure only; default {budget.worlds})")
+    p.add_argument("--analysis-move-time", type=float, default=budget.move_time,
+                   help="at most this many seconds of search a decision (at least one world; "
+                   f"default {budget.move_time:g})")
+    p.add_argument("--analysis-game-seconds", type=float, default=budget.game_seconds,
+                   help="at most this many seconds of search a game; the decisions not reached "
+                   f"keep the double-dummy measure alone (default {budget.game_seconds:g})")
     p.add_argument("--log-level", default="info")
     a = p.parse_args()
+    try:
+        analysis = SearchBudget(worlds=a.analysis_worlds, move_time=a.analysis_move_time,
+                                game_seconds=a.analysis_game_seconds)
+    except ValueError as exc:
+        p.error(str(exc))
     try:
         run(a.host, a.port, a.data_dir, database_url=a.database_url, bot_timeout=a.bot_timeout,
             log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
             max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
-            waiting_ttl=a.waiting_ttl, abandon_after=a.abandon_after)
+            waiting_ttl=a.waiting_ttl, abandon_after=a.abandon_after,
+            analysis_budget=analysis)
     except StorageError as exc:  # one line and status 2, like any bad argument
         p.exit(2, f"{p.prog}: error: {exc}\n")
 

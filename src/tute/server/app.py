@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..i18n import LANGS, catalogue
 from ..tutorials import LessonRefusal
+from .analyses import SearchBudget
 from .botpool import close_shared_pool
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
@@ -155,14 +156,17 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                max_tables: int = 1000, create_per_minute: float = 30.0,
                ws_rate: float = 8.0, ws_burst: int = 24,
                waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
-               abandon_after: float = 30 * 60.0, clock_scale: float = 1.0) -> FastAPI:
+               abandon_after: float = 30 * 60.0, clock_scale: float = 1.0,
+               analysis_budget: SearchBudget | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
     ``waiting_ttl``: seconds before a table with open seats and nobody connected expires
     (0: never); ``limits``: the caps and rate limits per address (:class:`Limits`, whose
-    socket-level part :func:`tute.server.run` applies). A bad URL or a missing driver raises
-    :class:`~tute.server.store.StorageError` here, before anything is served."""
+    socket-level part :func:`tute.server.run` applies); ``analysis_budget``: the budget of the
+    search measure of finished games' analyses (:class:`SearchBudget`). A bad URL or a
+    missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
+    served."""
     limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
@@ -187,7 +191,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store.start()
         hub = Hub(store, config, max_tables=max_tables)
         app.state.hub = hub
-        hub.analysis_dir = Path(data_dir) / "analysis"  # analyses of finished games, kept
+        hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
+        hub.analyses.budget = analysis_budget or SearchBudget()
         restored = await hub.restore_all()
         if restored:
             log.info("restored %d unfinished tables", restored)
@@ -407,6 +412,11 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                        ) -> dict[str, Any]:
         _check_id(table_id)
         return await hub_of(request).analysis(table_id, deal)
+
+    @app.get("/api/games/{table_id}/analysis/progress")
+    async def analysis_progress(table_id: str, request: Request) -> dict[str, Any]:
+        _check_id(table_id)
+        return await hub_of(request).analysis_progress(table_id)
 
     async def _table(request: Request, table_id: str) -> Table:
         _check_id(table_id)

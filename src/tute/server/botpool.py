@@ -7,7 +7,8 @@ are not fork-safe) with only what they may know -- the seat's view and the legal
 a seed derived from the table's, so a restart replays the same choices. Light bots (``random``,
 ``rules``: microseconds) keep running in a thread beside the loop. Hints (:mod:`tute.hints`:
 the search bot's suggestion for a player, from the player's view) and the analysis of finished
-games (:mod:`tute.analysis`, double dummy) go to the same pool.
+games (:mod:`tute.analysis`: the double-dummy measure of one deal, the search measure of a few
+decisions at a time; :mod:`tute.server.analyses` schedules them) go to the same pool.
 """
 
 from __future__ import annotations
@@ -57,12 +58,40 @@ def _hint(view: SeatView, seed: int) -> dict[str, Any]:
     return suggest(view, seed).to_json()
 
 
-def _analyse(record: dict[str, Any]) -> dict[str, Any]:
-    """In the worker: the double-dummy analysis of a finished game's record (all hands known;
-    the search measure, 10-30 s a deal, is left to ``tute analyze``)."""
+_SOLVERS: dict[str, Any] = {}
+
+
+def _kept_solver(name: str, tt_mb: int) -> Any:
+    """One solver per use and worker process, reused by every analysis (None without numba)."""
+    if name not in _SOLVERS:
+        try:
+            from ..solver import Solver
+        except ImportError:
+            _SOLVERS[name] = None
+        else:  # one thread: the figures do not depend on it, and the bots need the cores
+            _SOLVERS[name] = Solver(tt_mb=tt_mb, threads=1)
+    return _SOLVERS[name]
+
+
+def _analyse(record: dict[str, Any], deals: list[int] | None) -> dict[str, Any]:
+    """In the worker: the double-dummy analysis of a finished game's record (all hands
+    known), of the ``deals`` of these numbers (0-based; None: all)."""
     from ..analysis import analyze_record
 
-    return analyze_record(record, worlds=0).to_json()
+    return analyze_record(record, worlds=0, only=deals,
+                          dd_solver=_kept_solver("dd", 64)).to_json()
+
+
+def _search(record: dict[str, Any], moves: list[tuple[int, int]], worlds: int, seed: int,
+            move_time: float | None) -> list[dict[str, Any]]:
+    """In the worker: the search measure (pimc from each seat's own view, ``tute analyze``'s
+    seeds) of the decisions at these (deal, move) pairs of a finished game's record."""
+    from ..analysis import analyze_record
+
+    report = analyze_record(record, worlds=worlds, seed=seed, move_time=move_time,
+                            moves=moves, exact=False,
+                            search_solver=_kept_solver("search", 32))
+    return [d.to_json() for d in report.decisions]
 
 
 class BotPool:
@@ -86,10 +115,21 @@ class BotPool:
         result: dict[str, Any] = await loop.run_in_executor(self._executor(), _hint, view, seed)
         return result
 
-    async def analyse(self, record: dict[str, Any]) -> dict[str, Any]:
-        """The double-dummy analysis of a finished game's record (tute.analysis), off the loop."""
+    async def analyse(self, record: dict[str, Any],
+                      deals: Sequence[int] | None = None) -> dict[str, Any]:
+        """The double-dummy analysis of a finished game's record (tute.analysis), or of some
+        of its deals (0-based), off the loop."""
         loop = asyncio.get_running_loop()
-        result: dict[str, Any] = await loop.run_in_executor(self._executor(), _analyse, record)
+        result: dict[str, Any] = await loop.run_in_executor(
+            self._executor(), _analyse, record, None if deals is None else list(deals))
+        return result
+
+    async def search(self, record: dict[str, Any], moves: Sequence[tuple[int, int]],
+                     worlds: int, seed: int, move_time: float | None) -> list[dict[str, Any]]:
+        """The search measure of the decisions at these (deal, move) pairs, off the loop."""
+        loop = asyncio.get_running_loop()
+        result: list[dict[str, Any]] = await loop.run_in_executor(
+            self._executor(), _search, record, list(moves), worlds, seed, move_time)
         return result
 
     def _executor(self) -> ProcessPoolExecutor:

@@ -6,20 +6,18 @@ Framework-free like the tables: the web layer calls these coroutines.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from ..analysis import Decision, RecordAnalysis
 from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
 from ..variants import OPTION_SPECS, VARIANTS, Variant, find_variant, resolve_options
+from .analyses import Analyses
 from .botpool import shared_pool
 from .protocol import deal_summary
 from .store import DamagedTableError, Store, TableRow
@@ -106,13 +104,9 @@ class Hub:
         # tables whose stored data cannot be read or replayed: id -> reason (until a restart;
         # every other table keeps working)
         self.damaged: dict[str, str] = {}
-        # analyses of finished games (tute.analysis, double dummy): id -> the analysis JSON,
-        # also kept as files in analysis_dir (set by create_app) so a restart keeps them
-        self.analysis_dir: Path | None = None
-        self._analyses: dict[str, dict[str, Any]] = {}
-        self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        # one analysis at a time: the pool's other workers stay free for the bots' moves
-        self._analysis_turn = asyncio.Semaphore(1)
+        # analyses of finished games (both measures, in the bot pool; create_app sets where
+        # they are kept and the search's budget)
+        self.analyses = Analyses(self.record, shared_pool)
 
     # ------------------------------------------------------------ life cycle
 
@@ -157,6 +151,7 @@ class Hub:
         return table
 
     async def shutdown(self) -> None:
+        await self.analyses.close()
         for t in list(self.tables.values()):
             await t.stop()
         self.tables.clear()
@@ -400,83 +395,14 @@ class Hub:
 
 
     async def analysis(self, table_id: str, deal: int | None = None) -> dict[str, Any]:
-        """The double-dummy analysis of a finished game (every hand known: never of one being
-        played), or of one of its deals (1-based), computed once in the bot pool and kept."""
-        full = await self._full_analysis(table_id)
-        if deal is None:
-            return full
-        if not 1 <= deal <= full["deals"]:
-            raise TableError("not_found", f"no deal {deal} in this game")
-        return {**full, **analysis_of_deal(full, deal - 1)}
+        """The analysis of a finished game (never of one being played: the double-dummy
+        measure shows every hand), or of one of its deals (1-based): the double-dummy measure,
+        and the search's where it is done (tute.server.analyses)."""
+        return await self.analyses.get(table_id, deal)
 
-    async def _full_analysis(self, table_id: str) -> dict[str, Any]:
-        if table_id in self._analyses:
-            return self._analyses[table_id]
-        path = None if self.analysis_dir is None else self.analysis_dir / f"{table_id}.json"
-        if path is not None:
-            stored = await asyncio.to_thread(_read_json, path)
-            if stored is not None and stored.get("version") == ANALYSIS_VERSION:
-                return self._keep_analysis(table_id, stored)
-        if table_id in self._analysing:  # the same game asked for twice: computed once
-            return await asyncio.shield(self._analysing[table_id])
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._analysing[table_id] = fut
-        try:
-            rec = await self.record(table_id)  # not_found / not_finished / unavailable
-            async with self._analysis_turn:
-                t0 = time.perf_counter()
-                out = await shared_pool().analyse({k: v for k, v in rec.items()
-                                                   if k != "players"})
-            out.update(version=ANALYSIS_VERSION, id=table_id, players=rec["players"],
-                       measure="double_dummy", compute_seconds=round(time.perf_counter() - t0, 3))
-            if path is not None:
-                await asyncio.to_thread(_write_json, path, out)
-            fut.set_result(self._keep_analysis(table_id, out))
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            del self._analysing[table_id]
-        return out
-
-    def _keep_analysis(self, table_id: str, out: dict[str, Any]) -> dict[str, Any]:
-        if len(self._analyses) >= 256:
-            self._analyses.pop(next(iter(self._analyses)))  # the oldest entry
-        self._analyses[table_id] = out
-        return out
-
-
-#: bumped when the analysis JSON changes: stored analyses of another version are redone
-ANALYSIS_VERSION = 1
-
-
-def analysis_of_deal(full: dict[str, Any], deal: int) -> dict[str, Any]:
-    """The decisions and summary of one deal (0-based) of a game's analysis JSON."""
-    decisions = [Decision(legal=(), **{k: v for k, v in d.items() if k != "values"})
-                 for d in full["decisions"] if d["deal"] == deal]
-    sides = tuple(full["sides"])
-    part = RecordAnalysis(full["variant"], "deal", len(sides), sides, decisions, deals=1)
-    return {"deal": deal + 1, "decisions": [d.to_json() for d in decisions],
-            "summary": part.summary()}
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:  # a full or read-only disk: the analysis is kept in memory only
-        log.warning("could not store the analysis %s", path)
+    async def analysis_progress(self, table_id: str) -> dict[str, Any]:
+        """How far the search measure of a finished game's analysis has got."""
+        return await self.analyses.progress(table_id)
 
 
 def _yours(row: TableRow, seat: int | None) -> dict[str, Any]:

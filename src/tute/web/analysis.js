@@ -1,7 +1,10 @@
-// The analysis of a finished game (GET /api/games/{id}/analysis, tute.analysis's double-dummy
-// measure): per deal, the expected margin through the deal as an SVG line chart with the
-// mistakes marked, "better was X (+N)" for each, and a summary per player.
-import { t, actionLabel } from "./i18n.js";
+// The analysis of a finished game (GET /api/games/{id}/analysis?deal=N, tute.analysis): per
+// deal, the expected margin through the deal as an SVG line chart with the mistakes marked,
+// "better was X (+N)" with a one-line reason, and a summary per player by both measures.
+// The double-dummy measure comes at once; the search measure (what each player could have
+// known) is computed in the background: the page polls .../analysis/progress, shows how far
+// it is, and draws the deal again when its search is done.
+import { t, actionLabel, getLang } from "./i18n.js";
 import { esc, api, loadVariants, local } from "./util.js";
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { variantName } from "./table.js";
@@ -9,57 +12,172 @@ import { variantName } from "./table.js";
 const MARGIN = 2;  // tute.analysis.ACCURACY_MARGIN: within this of the best is accurate
 const CLAMP = 130;  // a tute is worth +-1000 to the solver: the chart keeps to the deal's scale
 const COLORS = ["#1c7ed6", "#b8860b", "#862e9c", "#2b8a3e"];
+const FINAL = ["done", "capped", "off", "failed"];  // the search goes no further
+const POLL_MS = 1000, BUSY_MS = 5000;
 
 export async function analysisPage(id) {
   app.innerHTML = `${topbar()}<main class="center-msg"><p>${t("analysisWait")}</p></main>`;
   bindTopbar();
+  const asked = Number(new URLSearchParams(location.search).get("deal")) || 1;
+  const loaded = new Map();  // deal (0-based) -> its analysis
+  const get = async (k) => {
+    const data = await api("GET", `/api/games/${encodeURIComponent(id)}/analysis?deal=${k + 1}`);
+    loaded.set(k, data);
+    return data;
+  };
+  let deal = Math.max(0, asked - 1);
   let data;
   try {
     await loadVariants();
-    data = await api("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+    data = await get(deal);
   } catch (e) {
+    if (e.code === "not_found" && deal > 0) { deal = 0; history.replaceState(null, "", location.pathname); return analysisPage(id); }
     app.innerHTML = `${topbar()}<main class="center-msg"><p class="error">${esc(e.message)}</p>
       <a href="/" data-nav class="btn primary">${t("backToLobby")}</a></main>`;
     bindTopbar();
     return;
   }
   const mine = local.seat(id);
-  let deal = 0;
-  const render = () => { app.innerHTML = analysisHTML(id, data, deal, mine ? mine.seat : null); bindTopbar(); };
-  app.onclick = (ev) => {
+  let alive = true, timer = null, progress = data.search;
+  const render = () => {
+    app.innerHTML = analysisHTML(id, data, mine ? mine.seat : null, progress);
+    bindTopbar();
+    window.__tute = { ...(window.__tute || {}), analysis: { deal, data, progress } };
+  };
+  // the search's progress: drawn in place; the deal again once its search is done
+  const poll = async () => {
+    timer = null;
+    if (!alive) return;
+    try {
+      progress = await api("GET", `/api/games/${encodeURIComponent(id)}/analysis/progress`);
+    } catch { progress = { ...progress, state: "busy" }; }
+    if (!alive) return;
+    if (searched(data, progress)) {
+      const k = deal;
+      try { data = await get(k); } catch { /* drawn as it was */ }
+      if (!alive || deal !== k) return;
+      render();
+    } else {
+      const line = document.getElementById("search-progress");
+      if (line) line.outerHTML = progressHTML(data, progress);
+      window.__tute.analysis.progress = progress;
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (alive && !timer && !FINAL.includes(data.search.state) && !FINAL.includes(progress.state)) {
+      timer = setTimeout(poll, progress.state === "busy" ? BUSY_MS : POLL_MS);
+    }
+  };
+  app.onclick = async (ev) => {
     const b = ev.target.closest("[data-deal]");
-    if (b) { deal = Number(b.dataset.deal); render(); }
+    if (!b) return;
+    const k = Number(b.dataset.deal);
+    deal = k;
+    history.replaceState(null, "", `${location.pathname}?deal=${k + 1}`);
+    const have = loaded.get(k);
+    if (have && FINAL.includes(have.search.state)) data = have;
+    else {
+      try { data = await get(k); } catch { return; }
+      if (!alive || deal !== k) return;
+    }
+    progress = data.search;
+    render();
+    schedule();
   };
   page.rerender = render;
-  page.leave = () => { app.onclick = null; };
+  page.leave = () => { alive = false; clearTimeout(timer); app.onclick = null; };
   render();
+  schedule();
+}
+
+// Whether the shown deal has the search's measure to fetch now: it has not, and its deal is
+// done or the search has stopped (done, capped by its budget, failed).
+function searched(data, progress) {
+  if (data.measure === "search" || FINAL.includes(data.search.state)) return false;
+  return FINAL.includes(progress.state) || (progress.deals_done || []).includes(data.deal);
 }
 
 const nameOf = (data, s) => data.players[s] || t("seatLabel", s + 1);
+const num = (x) => (Number.isInteger(x) ? String(x)
+  : x.toLocaleString(getLang() === "es" ? "es-ES" : "en-GB", { maximumFractionDigits: 1 }));
+// a decision's loss by the page's measure: the search's where it is done, else double dummy
+const lossOf = (d) => (d.loss !== null && d.loss !== undefined ? d.loss : d.dd_loss);
+const isMistake = (d) => lossOf(d) !== null && lossOf(d) > MARGIN;
+const ddOnly = (d) => d.loss !== null && d.loss !== undefined && !isMistake(d) && d.dd_loss !== null && d.dd_loss > MARGIN;
 
-export function analysisHTML(id, data, deal, me) {
-  const decisions = data.decisions.filter((d) => d.deal === deal && d.dd_loss !== null);
+export function analysisHTML(id, data, me, progress) {
+  const deal = data.deal - 1;
+  const decisions = data.decisions;
+  const charted = decisions.filter((d) => d.dd_value !== null);
   const picks = data.deals > 1 ? `<div class="deal-pick">${[...Array(data.deals).keys()].map((k) =>
     `<button data-deal="${k}" class="${k === deal ? "primary" : ""}" aria-pressed="${k === deal}">${t("dealPick")} ${k + 1}</button>`).join("")}</div>` : "";
-  const mistakes = decisions.filter((d) => d.dd_loss > MARGIN);
-  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) =>
-    `<li>${esc(t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(d.dd_best), d.dd_loss))}</li>`).join("")}</ul>`
+  const mistakes = decisions.filter(isMistake);
+  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) => `<li>${mistakeHTML(data, d)}</li>`).join("")}</ul>`
     : `<p class="muted">${t("analysisNoMistakes", MARGIN)}</p>`;
+  const extra = data.deals > 1 && data.game_summary
+    ? `<h3 class="small">${t("gameSummary")}</h3>${summaryHTML(data, data.game_summary, "game-summary")}` : "";
   return `${topbar(`<span class="table-title">${esc(t("analysisOf", variantName(data.variant)))}</span>`)}
-    <main class="analysis" id="analysis">
+    <main class="analysis" id="analysis" data-measure="${esc(data.measure)}">
       <section class="panel-card"><h2>${t("analysisTitle")}</h2>
-      <p class="muted small" id="measure-note">${t("analysisMeasure")}</p>
+      <p class="muted small" id="measure-note">${measureNote(data)}</p>
+      ${progressHTML(data, progress)}
       ${picks}
-      ${decisions.length ? chartHTML(data, decisions, me) : `<p class="muted">${t("analysisNone")}</p>`}</section>
+      ${charted.length ? chartHTML(data, charted, me) : `<p class="muted">${t("analysisNone")}</p>`}</section>
       <section class="panel-card"><h2>${t("analysisMistakes")}</h2>${list}</section>
-      <section class="panel-card"><h2>${t("analysisSummary")}</h2>${summaryHTML(data, deal)}</section>
+      <section class="panel-card"><h2>${t("analysisSummary")}</h2>${summaryHTML(data, data.summary, "analysis-summary")}
+        <p class="muted small">${t("summaryNote", MARGIN)}</p>${extra}</section>
       <div class="buttons"><a class="btn" href="/r/${esc(id)}" data-nav>${t("replay")}</a>
         <a class="btn ghost" href="/" data-nav>${t("backToLobby")}</a></div>
     </main>`;
 }
 
+function measureNote(data) {
+  const b = data.budget, s = data.search.state;
+  if (data.measure === "search") return t("analysisMeasureSearch", b.worlds, b.seed);
+  if (data.measure === "partial" && FINAL.includes(s)) return t("analysisMeasurePartial", b.worlds, Math.round(b.game_seconds));
+  if (s === "off") return t("analysisMeasureOff");
+  if (s === "failed") return t("analysisMeasureFailed");
+  return t("analysisMeasure");
+}
+
+// While the search runs: where it is (the deal, the share of decisions done), or its place in
+// the queue.
+function progressHTML(data, p) {
+  if (!p || FINAL.includes(data.search.state) || FINAL.includes(p.state)) return `<p id="search-progress" hidden></p>`;
+  const pct = p.total ? Math.floor((100 * p.done) / p.total) : 0;
+  let text;
+  if (p.state === "running" && p.deals > 1 && p.deal) text = t("searchRunning", p.deal, p.deals, pct);
+  else if (p.state === "running") text = t("searchRunning1", pct);
+  else if (p.state === "queued" && p.ahead) text = t("searchQueued", p.ahead);
+  else if (p.state === "busy") text = t("searchBusy");
+  else text = t("searchStarting");
+  return `<p id="search-progress" class="small" role="status" data-state="${esc(p.state)}">
+    <progress max="100" value="${pct}"></progress> <span>${esc(text)}</span></p>`;
+}
+
+// One mistake: "better was X (+N)" by the page's measure, the reason, and the double-dummy
+// loss beside the search's.
+function mistakeHTML(data, d) {
+  const search = d.loss !== null && d.loss !== undefined;
+  const best = search ? d.best : d.dd_best;
+  const head = t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(best), num(lossOf(d)));
+  if (!search) return `<span class="better">${esc(head)}</span>`;
+  const lang = getLang() === "es" ? "es" : "en";
+  const reason = d.reason ? ` <span class="reason">${esc(d.reason[lang])}</span>` : "";
+  return `<span class="better">${esc(head)}</span>${reason} <span class="dd muted">${esc(ddText(d))}</span>`;
+}
+
+function ddText(d) {
+  if (d.dd_loss === null || d.dd_loss === undefined) return t("ddNone");
+  if (d.dd_loss === 0) return t("ddSame");
+  return t("ddBetter", actionLabel(d.dd_best), num(d.dd_loss));
+}
+
 // Two sides: one line, the viewer's side's margin (side 0's for others). More sides: each
-// seat's own line at its decisions (the solver values those from the mover's side).
+// seat's own line at its decisions (the solver values those from the mover's side). The line
+// is the double-dummy value (the only measure with a value of the position); the dots are the
+// mistakes by the page's measure, the hollow ones those only double dummy sees.
 function chartHTML(data, decisions, me) {
   const two = new Set(data.sides).size === 2;
   const side = two && me !== null ? data.sides[me] : 0;
@@ -75,27 +193,32 @@ function chartHTML(data, decisions, me) {
     : [...new Set(decisions.map((d) => d.seat))].map((s) => [s, decisions.map((d, i) => [i, d]).filter(([, d]) => d.seat === s)]);
   const paths = lines.map(([s, pts], k) => `<polyline class="chart-line" stroke="${COLORS[(s ?? k) % COLORS.length]}"
     points="${pts.map(([i, d]) => `${xs(i).toFixed(1)},${ys(val(d)).toFixed(1)}`).join(" ")}"/>`).join("");
-  const dots = decisions.map((d, i) => (d.dd_loss > MARGIN
-    ? `<circle class="mistake-dot" cx="${xs(i).toFixed(1)}" cy="${ys(val(d)).toFixed(1)}" r="4"><title>${esc(t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(d.dd_best), d.dd_loss))}</title></circle>` : "")).join("");
+  const dot = (d, i, cls, r, title) => `<circle class="${cls}" cx="${xs(i).toFixed(1)}" cy="${ys(val(d)).toFixed(1)}" r="${r}"><title>${esc(title)}</title></circle>`;
+  const dots = decisions.map((d, i) => (isMistake(d)
+    ? dot(d, i, "mistake-dot", 4, t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(d.loss !== null && d.loss !== undefined ? d.best : d.dd_best), num(lossOf(d))))
+    : ddOnly(d) ? dot(d, i, "dd-dot", 3.5, `${t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(d.dd_best), d.dd_loss)} · ${t("ddOnly")}`) : "")).join("");
   const who = two ? (data.sides.map((sd, s) => [sd, s]).filter(([sd]) => sd === side).map(([, s]) => nameOf(data, s)).join(" & ")) : "";
   const label = two ? t("analysisChart", who) : t("analysisChartSeat");
   const legend = two ? "" : `<p class="small">${lines.map(([s]) => `<span style="color:${COLORS[s % COLORS.length]}">■</span> ${esc(nameOf(data, s))}`).join(" · ")}</p>`;
+  const marks = data.measure !== "double_dummy" ? `<p class="small muted">${t("chartMarks")}</p>` : "";
   return `<figure class="chart"><svg id="margin-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">
       <line x1="${pad}" x2="${W - pad}" y1="${H / 2}" y2="${H / 2}" stroke="#888" stroke-dasharray="3 3"/>
       <text x="2" y="${pad - 4}" font-size="10" fill="currentColor">+${Math.round(top)}</text>
       <text x="2" y="${H - 4}" font-size="10" fill="currentColor">−${Math.round(top)}</text>
-      ${paths}${dots}</svg><figcaption class="small">${esc(label)}</figcaption>${legend}</figure>`;
+      ${paths}${dots}</svg><figcaption class="small">${esc(label)}</figcaption>${legend}${marks}</figure>`;
 }
 
-// Per player, over the chosen deal: decisions measured, points lost per decision, accuracy.
-function summaryHTML(data, deal) {
-  const rows = data.players.map((_, s) => {
-    const mine = data.decisions.filter((d) => d.deal === deal && d.seat === s && d.dd_loss !== null);
-    const lost = mine.reduce((a, d) => a + d.dd_loss, 0);
-    const good = mine.filter((d) => d.dd_loss <= MARGIN).length;
-    return `<tr><th scope="row">${esc(nameOf(data, s))}</th><td>${mine.length}</td>
-      <td>${mine.length ? (lost / mine.length).toFixed(1) : "—"}</td><td>${mine.length ? `${Math.round((100 * good) / mine.length)} %` : "—"}</td></tr>`;
-  }).join("");
-  return `<div class="scroll-x"><table class="score" id="analysis-summary"><thead><tr><th></th><th scope="col">${t("decisionsCol")}</th>
-    <th scope="col">${t("lossCol")}</th><th scope="col">${t("accuracyCol")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+// Per player (the server's summary of the deal, or of the game): decisions, and by each
+// measure the points lost per decision and the accuracy.
+function summaryHTML(data, summary, htmlId) {
+  const cell = (x, pct) => (x === null || x === undefined ? "—" : pct ? `${Math.round(x)} %` : num(Math.round(x * 10) / 10));
+  const rows = summary.seats.map((r) => `<tr><th scope="row">${esc(nameOf(data, r.seat))}</th><td>${r.decisions}</td>
+      <td>${cell(r.loss_per_decision)}</td><td>${cell(r.accuracy, true)}</td>
+      <td>${cell(r.dd_loss_per_decision)}</td><td>${cell(r.dd_accuracy, true)}</td></tr>`).join("");
+  return `<div class="scroll-x"><table class="score analysis-table" id="${htmlId}"><thead>
+    <tr><th rowspan="2"></th><th scope="col" rowspan="2">${t("decisionsShort")}</th>
+      <th scope="colgroup" colspan="2">${t("searchCol")}</th><th scope="colgroup" colspan="2">${t("ddCol")}</th></tr>
+    <tr><th scope="col" title="${esc(t("lossCol"))}">${t("lossShort")}</th><th scope="col" title="${esc(t("accuracyCol"))}">${t("accuracyShort")}</th>
+      <th scope="col" title="${esc(t("lossCol"))}">${t("lossShort")}</th><th scope="col" title="${esc(t("accuracyCol"))}">${t("accuracyShort")}</th></tr>
+    </thead><tbody>${rows}</tbody></table></div>`;
 }
