@@ -1571,13 +1571,24 @@ def serve_command(
         min=0.0, help="Seconds before a started table whose human players have all left is "
         "stopped and stored as abandoned: its bots stop, it is not restored at startup "
         "(0: never).")] = 30 * 60.0,
+    analysis_worlds: Annotated[int, typer.Option(
+        min=0, max=10_000, help="Worlds a decision for the search measure of finished games' "
+        "analyses (0: the double-dummy measure only).")] = 32,
+    analysis_game_seconds: Annotated[float, typer.Option(
+        min=1.0, help="At most this many seconds of search a game; the decisions not reached "
+        "keep the double-dummy measure alone.")] = 600.0,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
     (TUTE_DATABASE_URL selects another database)."""
     from .server import run as run_server
+    from .server.analyses import SearchBudget
 
+    try:
+        budget = SearchBudget(worlds=analysis_worlds, game_seconds=analysis_game_seconds)
+    except ValueError as exc:
+        _bad(str(exc))
     run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl,
-               abandon_after=abandon_after)
+               abandon_after=abandon_after, analysis_budget=budget)
 
 
 @_command("solve")

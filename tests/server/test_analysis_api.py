@@ -295,3 +295,20 @@ def test_one_deal_of_a_match() -> None:
     row = second["summary"]["seats"][0]
     assert row["dd_decisions"] == len(lost)
     assert row["dd_loss_per_decision"] == (round(sum(lost) / len(lost), 3) if lost else None)
+
+
+def test_tute_serve_takes_the_analysis_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make run` starts `tute serve`: its budget flags reach the server, a bad one exits 2."""
+    from typer.testing import CliRunner
+
+    import tute.server
+    from tute.cli import app as cli_app
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(tute.server, "run", lambda *a, **kw: seen.update(kw))
+    ok = CliRunner().invoke(cli_app, ["serve", "--analysis-worlds", "4",
+                                      "--analysis-game-seconds", "30"])
+    assert ok.exit_code == 0, ok.output
+    assert seen["analysis_budget"] == SearchBudget(worlds=4, game_seconds=30.0)
+    bad = CliRunner().invoke(cli_app, ["serve", "--analysis-worlds", "-1"])
+    assert bad.exit_code == 2 and "analysis-worlds" in bad.output
