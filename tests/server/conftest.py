@@ -26,6 +26,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from tute.server.app import create_app
+from tute.server.hub import Hub
 from tute.server.protocol import apply_delta
 from tute.server.store import database_url
 
@@ -354,3 +355,19 @@ def start(server_process: Any, data_dir: Path) -> Callable[..., str]:
                              data_dir=data_dir)
         return str(srv.base)
     return go
+
+
+@pytest.fixture
+def seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Tables dealt from the seed in the list it yields (the web API takes none): set
+    ``seeded_tables[0]`` before creating a table, and the game, so what it exercises, is the
+    same on every run."""
+    seed = [0]
+    create = Hub.create
+
+    async def create_seeded(self: Hub, *args: Any, **kw: Any) -> Any:
+        kw["seed"] = seed[0]
+        return await create(self, *args, **kw)
+
+    monkeypatch.setattr(Hub, "create", create_seeded)
+    yield seed

@@ -8,14 +8,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tute.match import Match
-from tute.server.hub import Hub
 from tute.server.protocol import (
     action_for,
     apply_delta,
@@ -56,19 +54,6 @@ def _match_seed(variant: str = "guinote_2p") -> tuple[int, list[str]]:
         if m.deal.hides_cantes:
             return seed, actions
     raise AssertionError("no seed reaches a 20 in the arrastre")
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    seed = [0]
-    create = Hub.create
-
-    async def create_seeded(self: Hub, *args: Any, **kw: Any) -> Any:
-        kw["seed"] = seed[0]
-        return await create(self, *args, **kw)
-
-    monkeypatch.setattr(Hub, "create", create_seeded)
-    yield seed
 
 
 @pytest.mark.parametrize("variant", ["guinote", "guinote_2p"])
@@ -115,10 +100,10 @@ def test_public_and_private_parts_are_each_audiences_view(variant: str) -> None:
 
 
 def test_the_other_seat_and_spectators_are_not_told_the_suit(client: TestClient,
-                                                              seeded: list[int]) -> None:
-    seeded[0] = _match_seed()[0]
+                                                              seeded_tables: list[int]) -> None:
+    seeded_tables[0] = _match_seed()[0]
     tid, tokens = two_seats(client, "guinote_2p", options=OPTIONS)
-    rng = random.Random(seeded[0])
+    rng = random.Random(seeded_tables[0])
     with client.websocket_connect(f"/ws/{tid}") as w0, \
             client.websocket_connect(f"/ws/{tid}") as w1, \
             client.websocket_connect(f"/ws/{tid}") as ws:
@@ -174,12 +159,12 @@ def test_the_other_seat_and_spectators_are_not_told_the_suit(client: TestClient,
 
 
 def test_a_player_reconnecting_is_told_what_it_was_told(client: TestClient,
-                                                        seeded: list[int]) -> None:
+                                                        seeded_tables: list[int]) -> None:
     """The welcome of a seat (a fresh connection) rebuilds its own view: the singer's with
     the suit, the other's without."""
-    seeded[0] = _match_seed()[0]
+    seeded_tables[0] = _match_seed()[0]
     tid, tokens = two_seats(client, "guinote_2p", options=OPTIONS)
-    rng = random.Random(seeded[0])
+    rng = random.Random(seeded_tables[0])
     with client.websocket_connect(f"/ws/{tid}") as w0, \
             client.websocket_connect(f"/ws/{tid}") as w1:
         players: list[Player] = [hello(w0, tokens[0]), hello(w1, tokens[1])]

@@ -31,7 +31,6 @@ from fastapi.testclient import TestClient
 
 import tute
 from tute.match import Match
-from tute.server.hub import Hub
 
 from .conftest import Player, hello
 
@@ -325,26 +324,11 @@ def _play(client: TestClient, variant: str, options: dict[str, Any], seed: int
     return r["id"], auds, versions, infos
 
 
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Tables dealt from a fixed seed (the web API takes none): the games, and so what each
-    exercises, are the same on every run."""
-    seed = [0]
-    create = Hub.create
-
-    async def create_seeded(self: Hub, *args: Any, **kw: Any) -> Any:
-        kw["seed"] = seed[0]
-        return await create(self, *args, **kw)
-
-    monkeypatch.setattr(Hub, "create", create_seeded)
-    yield seed
-
-
 @pytest.mark.parametrize(("variant", "options", "seed", "expect"), GAMES)
-def test_no_hidden_card_reaches_anyone(client: TestClient, seeded: list[int], variant: str,
+def test_no_hidden_card_reaches_anyone(client: TestClient, seeded_tables: list[int], variant: str,
                                        options: dict[str, Any], seed: int,
                                        expect: set[str]) -> None:
-    seeded[0] = seed
+    seeded_tables[0] = seed
     table_id, auds, versions, infos = _play(client, variant, options, seed)
     oracle = Oracle(client.get(f"/api/games/{table_id}/record").json())
     assert len(oracle.actions) == len(versions)
@@ -385,7 +369,7 @@ def test_no_hidden_card_reaches_anyone(client: TestClient, seeded: list[int], va
                 assert deal == oracle.views[k][a.seat], f"{a.seat} at v{v} ({k} actions)"
 
 
-def test_the_checker_catches_a_leak(client: TestClient, seeded: list[int],
+def test_the_checker_catches_a_leak(client: TestClient, seeded_tables: list[int],
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Sanity check of the oracle: a server that lets the public part of the state (sent to
     spectators and every seat, in deltas) hold seat 0's hand fails."""
@@ -400,7 +384,7 @@ def test_the_checker_catches_a_leak(client: TestClient, seeded: list[int],
 
     monkeypatch.setattr(protocol, "spectator_deal_json", leaky)
     with pytest.raises(AssertionError, match="None saw"):
-        test_no_hidden_card_reaches_anyone(client, seeded, "tute_2p_corriente",
+        test_no_hidden_card_reaches_anyone(client, seeded_tables, "tute_2p_corriente",
                                            {"games_to_win": 1}, 3, set())
 
 
@@ -409,7 +393,7 @@ WIDOW = ("tute_subastado", {"widow_card": True, "match_deals": 1, "all_pass": "m
 
 
 @pytest.mark.parametrize("path", ["everywhere", "missed"])
-def test_the_checker_catches_an_action_leak(client: TestClient, seeded: list[int],
+def test_the_checker_catches_an_action_leak(client: TestClient, seeded_tables: list[int],
                                             monkeypatch: pytest.MonkeyPatch, path: str) -> None:
     """Sanity check: an action sent alike to every audience (the widow's face-down discard in
     ``discard:3o``) fails, whether in live updates and missed entries or in missed alone."""
@@ -426,7 +410,7 @@ def test_the_checker_catches_an_action_leak(client: TestClient, seeded: list[int
         monkeypatch.setattr(table.Table, "_update_json", raw)
         match = "saw .* in a missed entry"
     with pytest.raises(AssertionError, match=match):
-        test_no_hidden_card_reaches_anyone(client, seeded, *WIDOW)
+        test_no_hidden_card_reaches_anyone(client, seeded_tables, *WIDOW)
 
 
 def test_the_audit_reads_no_card_into_a_random_id() -> None:
