@@ -563,6 +563,38 @@ def test_near_equivalent_cards_agree_with_minimax(variant: str, half: int) -> No
     assert skipped > 0
 
 
+def test_killer_moves_cut_nodes_not_values() -> None:
+    """Killer moves (the card that refuted a node after the ordering's first choice failed,
+    one per hand size, trick length and leader or suit led) are searched next in its
+    siblings: full parejas deals keep their values with the killers off, and take fewer
+    nodes with them; each query starts with none."""
+    from tute.solver import _search as S
+
+    on = Solver(tt_mb=16, threads=1)
+    off = Solver(tt_mb=16, threads=1)
+    nodes_on = nodes_off = 0
+    for seed in range(8):
+        deal = tute.Deal.new("tute_parejas", seed=seed)
+        off._stats[:, S.ST_KMIN] = 99  # no hand holds 99 cards: killers never used
+        value = on.value(deal)
+        nodes_on += on.nodes
+        assert np.any(on._stats[:, S.KILLERS:] != 0)  # some refutation was remembered
+        assert off.value(deal) == value, seed
+        nodes_off += off.nodes
+        assert not np.any(off._stats[:, S.KILLERS:] != 0)
+        on.reset()
+        off.reset()
+    assert nodes_on < 0.9 * nodes_off, (nodes_on, nodes_off)
+    deal = tute.Deal.new("tute_parejas", seed=0)
+    on.reaches(deal, 0)  # a query clears the killers the last one left
+    first = on.nodes
+    on.reset()
+    on.value(tute.Deal.new("tute_parejas", seed=1))
+    on.reset()
+    on.reaches(deal, 0)
+    assert on.nodes == first
+
+
 FOUR_SEATS = [("tute_parejas", o) for o in OPTION_SETS["tute_parejas"]] + [
     ("guinote", o) for o in OPTION_SETS["guinote"]] + [("tute_arrastrado_3p", {"players": 4})]
 

@@ -56,12 +56,15 @@ from ..kernel import NotCardPlayPositionError, from_deal
 from ..kernel import _tables as T
 from ._search import (
     HELPER_MOBILITY,
+    KILLER_MIN,
+    KILLERS,
     MAXPLY,
     MOBILITY,
     SC_MOBILITY,
     SCRATCH,
     ST_ABORT,
     ST_GEN,
+    ST_KMIN,
     ST_NODES,
     ST_SKEW,
     ST_T2,
@@ -236,6 +239,7 @@ class Solver:
         for j, (stats, mv) in enumerate(self._work):
             stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
             stats[ST_T2] = t2_rows
+            stats[ST_KMIN] = KILLER_MIN
             mv[0, SC_MOBILITY] = MOBILITY if j == 0 else HELPER_MOBILITY
         self.stats, self._moves = self._work[0]
         self.stats[ST_GEN] = 1
@@ -297,6 +301,8 @@ class Solver:
         if deal.carry is not None and deal.options.vueltas_claim == "auto":
             raise UnsupportedPositionError(
                 "deals de vueltas with vueltas_claim=auto are not supported by the solver")
+        # each query starts with no killer moves: its node count does not depend on the last
+        self._stats[:, KILLERS:] = 0
         key = cfg.tobytes()
         if key != self._last_cfg:
             self.reset()
