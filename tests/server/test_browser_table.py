@@ -714,6 +714,37 @@ def test_phone_invite_dialog_fits(browser: Any, start: Callable[..., str]) -> No
     page.context.close()
 
 
+def test_hints_for_everyone_are_chosen_at_creation_and_shown_before_sitting(
+        browser: Any, start: Callable[..., str]) -> None:
+    """Where other people play, hints need everyone's agreement: the host ticks them when
+    creating the table, and whoever opens the invite sees it before sitting down."""
+    base = start()
+    host = _page(browser, DESKTOP, base)
+    host.goto(base + "/")
+    host.select_option("#c-variant", "tute_2p_habanero")
+    host.check("#c-hints")
+    host.click("#create-btn")
+    host.wait_for_selector(".invite .code")
+    assert "Pistas para todos" in host.inner_text("#table-terms")
+    tid = host.evaluate("() => window.__tute.info.id")
+    assert host.evaluate("() => window.__tute.info.hints") is True
+    guest = _page(browser, PHONE, base)
+    guest.goto(base + f"/t/{tid}")
+    guest.wait_for_selector("#join-btn")
+    assert "Pistas para todos" in guest.inner_text("#table-terms")
+    # and a table made without them says so
+    host.goto(base + "/")
+    host.wait_for_selector("#c-hints")
+    assert not host.is_checked("#c-hints")
+    host.click("#create-btn")
+    host.wait_for_selector("#table-terms")
+    assert "Sin pistas" in host.inner_text("#table-terms")
+    assert host.evaluate("() => window.__tute.info.hints") is False
+    for p in (host, guest):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 # ------------------------------------------------------------------ hints, explain, analysis
 
 CARD = re.compile(r"^[A234567SCR][oceb]$")

@@ -18,11 +18,19 @@ export function waitingDialog(C) {
       <button data-do="copy" id="copy-btn">${t("copy")}</button></div>
     <ul class="list">${T.info.seats.map((s, i) => `<li><span>${t("seat", i + 1)}</span>
       <span class="name">${s.kind === "open" ? `<i>${t("openSeat")}</i>` : esc(C.seatName(i))}</span></li>`).join("")}</ul>
+    <p class="table-terms" id="table-terms">${tableTerms(T.info)}</p>
     ${canJoin ? `<p>${t("joinPrompt")}</p><label class="name-field">${t("yourName")}
       <input id="join-name" maxlength="24" value="${esc(C.local.name)}"></label>
       <button class="primary" data-do="join" id="join-btn">${t("sit")}</button>` : ""}
     ${T.seat !== null && T.seat === T.info.host ? `<button class="primary" data-do="fill" id="fill-btn">${t("fillBots")}</button>` : ""}
     <a href="/" data-nav class="btn ghost">${t("backToLobby")}</a>`, t("waitingSeats"));
+}
+
+// What a player agrees to by sitting down: hints for everyone or not, chat, the turn clock.
+function tableTerms(info) {
+  return [info.hints ? t("termsHints") : t("termsNoHints"), info.chat ? t("chatOn") : t("chatOff"),
+    info.clock ? `${t("clockLabel")}: ${t("clockSecs", info.clock)}` : `${t("clockLabel")}: ${t("clockNone")}`]
+    .map(esc).join(" · ");
 }
 
 // One deal's score: a row per measure, a column per side.

@@ -103,7 +103,7 @@ export async function lobbyPage() {
   try { await loadVariants(); } catch (e) { app.innerHTML = `<p class="error">${esc(e.message)}</p>`; return; }
   const st = {
     quickVariant: "tute_parejas", quickLevel: "medio", quickLength: 0, variant: "tute_parejas",
-    seats: null, length: 0, public: true, chat: true, clock: 0, opts: {}, rulesOpen: false, joinError: "",
+    seats: null, length: 0, public: true, chat: true, hints: false, clock: 0, opts: {}, rulesOpen: false, joinError: "",
   };
   const defaultSeats = () => ["you", ...Array(seatCount(variantOf(st.variant), st.opts) - 1).fill("open")];
   st.seats = defaultSeats();
@@ -151,6 +151,7 @@ export async function lobbyPage() {
         ${houseRules(v, st.opts, st.rulesOpen)}
         <label class="check"><input type="checkbox" id="c-public" ${st.public ? "checked" : ""}> ${t("public")}</label>
         <label class="check"><input type="checkbox" id="c-chat" ${st.chat ? "checked" : ""}> ${t("chatOn")}</label>
+        <label class="check"><input type="checkbox" id="c-hints" ${st.hints ? "checked" : ""}> ${t("hintsOn")}</label>
         <label>${t("clockLabel")}<select id="c-clock">${[0, 30, 60, 120].map((s) => `<option value="${s}" ${st.clock === s ? "selected" : ""}>${s ? t("clockSecs", s) : t("clockNone")}</option>`).join("")}</select></label>
         <button class="primary" id="create-btn">${t("create")}</button>
         <p class="error" id="create-error" role="alert"></p>
@@ -222,6 +223,7 @@ export async function lobbyPage() {
     };
     $("c-public").onchange = (e) => { st.public = e.target.checked; };
     $("c-chat").onchange = (e) => { st.chat = e.target.checked; };
+    $("c-hints").onchange = (e) => { st.hints = e.target.checked; };
     $("c-clock").onchange = (e) => { st.clock = Number(e.target.value); };
     $("house-rules")?.addEventListener("toggle", (e) => { st.rulesOpen = e.target.open; });
     $("reset-rules")?.addEventListener("click", () => { st.opts = {}; st.length = 0; st.seats = defaultSeats(); render(); });
@@ -237,7 +239,7 @@ export async function lobbyPage() {
     });
     $("create-btn").onclick = async () => {
       try {
-        const r = await api("POST", "/api/tables", { variant: st.variant, options: st.opts, seats: st.seats, name: name(), public: st.public, chat: st.chat, clock: st.clock });
+        const r = await api("POST", "/api/tables", { variant: st.variant, options: st.opts, seats: st.seats, name: name(), public: st.public, chat: st.chat, hints: st.hints, clock: st.clock });
         local.keep(r.id, r.seat, r.token, st.variant);
         nav(r.url);
       } catch (e) { err("create-error", e); }
