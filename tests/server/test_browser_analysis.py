@@ -124,8 +124,9 @@ def test_the_search_measure_appears(browser: Any, start: Callable[..., str], dat
 
 def test_a_deal_of_a_match_first(browser: Any, start: Callable[..., str],
                                  data_dir: Path) -> None:
-    """/a/<id>?deal=2 of a two-deal match draws that deal (computed first), then the search
-    measure comes to it; the first deal is one tap away and gets its own."""
+    """The end of a match links the analysis of its last deal; /a/<id>?deal=2 draws that
+    deal (computed first), then the search measure comes to it; the first deal is one tap
+    away and gets its own."""
     tid, tokens, _m = seeded(data_dir, "tute_parejas",
                             lambda m: len(m.deals) == 2 and len(m.deal.tricks) == 8
                             and not m.deal.trick,
@@ -134,6 +135,9 @@ def test_a_deal_of_a_match_first(browser: Any, start: Callable[..., str],
     page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
     page.goto(base + f"/t/{tid}")
     _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)
+    # the end of the match offers the analysis of its last deal (the match had three)
+    assert page.evaluate("() => window.__tute.state.result.deals") == 3
+    assert page.get_attribute("#analysis-btn", "href") == f"/a/{tid}?deal=3"
     page.goto(base + f"/a/{tid}?deal=2")
     page.wait_for_selector("#margin-chart", timeout=60_000)
     st = page.evaluate("""() => ({deal: window.__tute.analysis.deal,

@@ -99,7 +99,7 @@ export function matchDialog(C) {
     <div class="buttons">${again}
     <button data-do="sheet">${t("sheet")}</button>
     <a class="btn" href="/r/${esc(T.id)}" data-nav>${t("replay")}</a>
-    <a class="btn" href="/a/${esc(T.id)}" data-nav id="analysis-btn">${t("analysis")}</a>
+    <a class="btn" href="/a/${esc(T.id)}${r.deals > 1 ? `?deal=${r.deals}` : ""}" data-nav id="analysis-btn">${t("analysis")}</a>
     <a class="btn" href="/api/games/${esc(T.id)}/record" download>${t("download")}</a>
     <a class="btn ghost" href="/" data-nav>${t("backToLobby")}</a></div>`, t("matchOver"));
 }
