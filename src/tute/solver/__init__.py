@@ -60,12 +60,15 @@ from ._search import (
     KILLERS,
     MAXPLY,
     MOBILITY,
+    QUIET_MAX,
     SC_MOBILITY,
     SCRATCH,
     ST_ABORT,
     ST_GEN,
     ST_KMIN,
     ST_NODES,
+    ST_PKILL,
+    ST_QMAX,
     ST_SKEW,
     ST_T2,
     ST_VOID,
@@ -240,6 +243,8 @@ class Solver:
             stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
             stats[ST_T2] = t2_rows
             stats[ST_KMIN] = KILLER_MIN
+            stats[ST_PKILL] = 1
+            stats[ST_QMAX] = QUIET_MAX
             mv[0, SC_MOBILITY] = MOBILITY if j == 0 else HELPER_MOBILITY
         self.stats, self._moves = self._work[0]
         self.stats[ST_GEN] = 1

@@ -28,11 +28,13 @@ Search structure (per trick, as double-dummy bridge solvers do):
   the last-trick evaluation or the last-two-trick table (these were over 40% of the nodes);
   once no cante can come (nobody holds a marriage), after the table, a plain alpha-beta:
   three tricks from the end, of the first of them (cheapest cards first, the last seat's
-  winning cards first) over the last-two-trick table; with four seats already from four
+  winning cards first) over the last-two-trick table; with four seats already from five
   tricks from the end, unrolled one loop per seat with a recursive call per trick instead
-  of per card, the table's lead first (a numba call costs more than these small trees do:
-  12-16% less time at three tricks, another 10-14% from four; from five, 3% slower); the
-  table's key then leaves out the flags only cantes depend on;
+  of per card, the table's lead first, then the killer moves (a numba call costs more than
+  these small trees do: 12-16% less time at three tricks, another 10-14% from four; from
+  five it was 3% slower before the killers, and is 21% fewer instructions with them than
+  from four with the killers -- which alone take 4% off; from six, more nodes and time
+  again); the table's key then leaves out the flags only cantes depend on;
 * near-equivalent moves pruned: two cards of one hand and suit with no live card between
   them (and no cante that needs either) differ only in points, so their values differ by at
   most twice the point difference; once the first is searched, the second is skipped when
@@ -150,6 +152,8 @@ ST_T2 = 5  # rows at the end of the table array for last-two-trick bounds (a pow
 ST_NEAR = 6  # moves skipped as near-equivalent to one searched before
 ST_VOID = 7  # this search saw its abort flag: its value is void
 ST_KMIN = 8  # killer moves at nodes whose hand holds at least this many cards (see below)
+ST_PKILL = 9  # killer moves in the plain unrolled search (0: none)
+ST_QMAX = 10  # quiet trick starts with at most this many cards take the plain searches
 #: killer moves, one per (cards in hand, cards in the trick, leader at a trick start / suit
 #: led mid-trick): ``stats[KILLERS + slot]`` is the card + 1 that last refuted such a node
 #: after the move ordered first had failed to (0: none). Searched right after the table's
@@ -157,6 +161,9 @@ ST_KMIN = 8  # killer moves at nodes whose hand holds at least this many cards (
 #: siblings (40 + 40 deals: -28% / -48% nodes)
 KILLERS = 32
 KILLER_MIN = 4
+#: the same for the seats that lead, follow second and third in the plain unrolled search
+#: (:func:`_plain4`): one per (cards in hand, seat in the trick, leader / suit led)
+PKILLERS = KILLERS + 14 * 16
 # table entry data word: lb+OFF (16 bits) | ub+OFF (16) | move (8) | gen (16) | depth (8)
 OFF = 1 << 15
 NOMOVE = 255
@@ -165,7 +172,7 @@ NOMOVE = 255
 SC_SCORES = 16
 OPT = 32
 SCRATCH = OPT + 3 * MAXOPT
-STATS_SIZE = KILLERS + 14 * 16  # hands of up to 13 cards
+STATS_SIZE = PKILLERS + 16 * 6  # the plain search: QUIET_MAX (5) cards in hand at most
 #: ordering penalty per option the other side keeps in the looked-ahead trick, in hundredths
 #: of a card point (the lookahead's unit): 8 points an option, tuned on node counts of three
 #: sets of 40 deals (4-12: within 5%). Helper threads weigh it double: a search order unlike
@@ -176,8 +183,9 @@ HELPER_MOBILITY = 1600
 #: slots 13-15 of the move list are free)
 SC_MOBILITY = 15
 #: trick starts with at most this many cards in hand and no cante to come take the plain
-#: unrolled search (four seats) or the plain three-trick search (three or fewer cards)
-QUIET_MAX = 4
+#: unrolled search (four seats) or the plain three-trick search (three or fewer cards): the
+#: default of ``stats[ST_QMAX]`` (at most this)
+QUIET_MAX = 5
 
 
 @_hot
@@ -917,7 +925,9 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
             alpha: int, beta: int, ttmove: int, sung: int, cards: int) -> tuple[int, int]:
     """(fail-soft value, best lead) of a four-seat trick start ``cards`` tricks from the end
     (3 or more) where no cante can come: a plain alpha-beta unrolled one loop per seat (the
-    table's lead first, then the cheapest cards first; the last seat's winning cards first),
+    table's lead first, then the killer move of each of the first three seats -- the card
+    that last refuted such a node after another had failed to: -4% instructions, -4 to -6%
+    nodes --, then the cheapest cards first; the last seat's winning cards first),
     the next trick start through the table and this same search, the last two tricks through
     their own table. Without the lookahead ordering, quick bounds or scratch rows, and with a
     recursive call per trick instead of per card (numba's calls cost more than these small
@@ -946,15 +956,25 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
     bestc = -1
     m0 = _merge_equivalent(h[s0], h[s0], rem & ~h[s0])
     rest = 0
+    # the killer moves (PKILLERS) of the three first seats: searched first, the table's lead
+    # before the leader's; i0..i2 count the moves searched so far
+    kon = stats[ST_PKILL] != 0
+    kb = PKILLERS + 16 * cards
+    ks0 = kb + s0
     if ttmove >= 0 and (m0 >> ttmove) & 1:
         rest = m0 & ~(1 << ttmove)
         m0 = 1 << ttmove
+    elif kon and stats[ks0] > 0 and (m0 >> (stats[ks0] - 1)) & 1:
+        rest = m0 & ~(1 << (stats[ks0] - 1))
+        m0 = 1 << (stats[ks0] - 1)
+    i0 = 0
     while m0:
         c0 = _lowcard(m0)
         m0 &= m0 - 1
         if m0 == 0:
             m0 = rest
             rest = 0
+        i0 += 1
         h[s0] ^= 1 << c0
         ls = c0 // 10
         p0 = POINTS[fam, c0]
@@ -963,9 +983,19 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
         v1 = -INF if x1 else INF
         m1 = legal_cards(h[s1], 1, ls, c0, 0, c0, 0, 0, trump, fam, ex, un, hd, sr)
         m1 = _merge_equivalent(m1, h[s1], rem & ~h[s1])
+        ks1 = kb + 4 + ls
+        rest1 = 0
+        if kon and stats[ks1] > 0 and (m1 >> (stats[ks1] - 1)) & 1:
+            rest1 = m1 & ~(1 << (stats[ks1] - 1))
+            m1 = 1 << (stats[ks1] - 1)
+        i1 = 0
         while m1:
             c1 = _lowcard(m1)
             m1 &= m1 - 1
+            if m1 == 0:
+                m1 = rest1
+                rest1 = 0
+            i1 += 1
             w1, ws1, r1, t1 = _follow(c1, s1, c0, s0, 0, c0, trump, fam)
             h[s1] ^= 1 << c1
             p1 = p0 + POINTS[fam, c1]
@@ -975,9 +1005,19 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
             pw = 1 if part and (ws1 - s2) % 2 == 0 else 0
             m2 = legal_cards(h[s2], 2, ls, w1, r1, t1, pw, 0, trump, fam, ex, un, hd, sr)
             m2 = _merge_equivalent(m2, h[s2], rem & ~h[s2])
+            ks2 = kb + 8 + ls
+            rest2 = 0
+            if kon and stats[ks2] > 0 and (m2 >> (stats[ks2] - 1)) & 1:
+                rest2 = m2 & ~(1 << (stats[ks2] - 1))
+                m2 = 1 << (stats[ks2] - 1)
+            i2 = 0
             while m2:
                 c2 = _lowcard(m2)
                 m2 &= m2 - 1
+                if m2 == 0:
+                    m2 = rest2
+                    rest2 = 0
+                i2 += 1
                 w2, ws2, r2, t2 = _follow(c2, s2, w1, ws1, r1, t1, trump, fam)
                 h[s2] ^= 1 << c2
                 p2 = p1 + POINTS[fam, c2]
@@ -1057,16 +1097,22 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
                 h[s2] ^= 1 << c2
                 v2, a2, b2 = _minimax_step(x2, v3, v2, a2, b2)
                 if a2 >= b2:
+                    if i2 > 1:
+                        stats[ks2] = c2 + 1
                     break
             h[s1] ^= 1 << c1
             v1, a1, b1 = _minimax_step(x1, v2, v1, a1, b1)
             if a1 >= b1:
+                if i1 > 1:
+                    stats[ks1] = c1 + 1
                 break
         h[s0] ^= 1 << c0
         if (v1 > v0) if x0 else (v1 < v0):
             bestc = c0
         v0, a0, b0 = _minimax_step(x0, v1, v0, a0, b0)
         if a0 >= b0:
+            if i0 > 1:
+                stats[ks0] = c0 + 1
             break
     return v0, bestc
 
@@ -1338,7 +1384,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
             if lb >= beta:
                 return lb
         quiet = False  # no cante can come (nobody holds a marriage): the flags are moot
-        if cards <= QUIET_MAX:
+        if cards <= stats[ST_QMAX]:
             quiet = True
             if cfg[C_ARRCANTE] != 0:
                 for i in range(n):
