@@ -13,7 +13,7 @@ from tute import kernel as K
 from tute.kernel import _tables as T
 from tute.rules import marriage_mask
 from tute.solver import TUTE_VALUE, Solver, SolverError, UnsupportedPositionError, taken_margin
-from tute.solver._search import ST_NEAR
+from tute.solver._search import ST_NEAR, _canon
 from tute.solver.cli_support import (
     NotCardPlayPositionError,
     SolveInputError,
@@ -816,3 +816,27 @@ def test_probe_driver_finds_the_value_from_any_fail_soft_answers(
         guess = rng.randrange(-200, 201)
         assert solver._run_value(cfg, st, guess) == value, (value, guess, calls)
         assert len(calls) <= 24, calls
+
+
+def test_canonical_hands_pack_the_worthless_cards_in_order() -> None:
+    """The table-driven renumbering equals the card-by-card definition: per suit, the
+    worthless cards still out (positions 0-4) take the lowest positions in strength order,
+    each staying in its hand; counting cards keep theirs."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        cards = rng.sample(range(40), rng.randrange(0, 41))
+        seats = rng.choice([2, 3, 4])
+        hands = [0] * 4
+        for c in cards:
+            hands[rng.randrange(seats)] |= 1 << c
+        want = [h & ~sum(0x1F << (10 * s) for s in range(4)) for h in hands]
+        for s in range(4):
+            k = 10 * s
+            for p in range(5):
+                bit = 1 << (10 * s + p)
+                for i in range(4):
+                    if hands[i] & bit:
+                        want[i] |= 1 << k
+                        k += 1
+        got = _canon(np.array(hands, dtype=np.int64), seats)
+        assert list(got) == want[:seats] + [0] * (4 - seats), (hands, seats)

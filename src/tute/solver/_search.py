@@ -131,7 +131,9 @@ from ..kernel._tables import (
 #: the search and its helpers never allocate: compiled without numba's reference counting,
 #: which otherwise costs an atomic incref/decref of every array argument on every call
 #: (about a fifth of the run time of the recursive search). Arrays are indexed, never sliced.
-_hot = njit(cache=True, _nrt=False)
+#: numpy's error model: nothing here divides by zero, and Python's checks every division
+#: (-3% time, 150 deals paired in one process)
+_hot = njit(cache=True, _nrt=False, error_model="numpy")
 
 TUTE_VALUE = 1000
 #: table entries per bucket: two 32-byte entries, one 64-byte cache line
@@ -193,39 +195,44 @@ def _lowcard(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
+def _pack_table() -> np.ndarray:
+    """PACK[live, held]: the bits of ``held`` at the positions of ``live`` (5-bit masks),
+    packed to the bottom in order (a parallel bit extract)."""
+    t = np.zeros((32, 32), dtype=np.int64)
+    for live in range(32):
+        for held in range(32):
+            k = 0
+            for p in range(5):
+                if live >> p & 1:
+                    if held >> p & 1:
+                        t[live, held] |= 1 << k
+                    k += 1
+    return t
+
+
+PACK = _pack_table()
+
+
 @_hot
 def _canon(h: np.ndarray, n: int) -> tuple[int, int, int, int]:
     """Hands with the worthless cards of each suit renumbered to the lowest positions
-    (returned as four ints: no allocation on this hot path)."""
+    (returned as four ints: no allocation on this hot path); by table, not bit by bit
+    (-2% time)."""
     o0 = h[0]
     o1 = h[1] if n > 1 else 0
     o2 = h[2] if n > 2 else 0
     o3 = h[3] if n > 3 else 0
     rem = o0 | o1 | o2 | o3
     for s in range(4):
-        low = (rem >> (10 * s)) & 0x1F
+        sh = 10 * s
+        low = (rem >> sh) & 0x1F
         if low & (low + 1) == 0:  # already packed at the bottom (or empty)
             continue
-        clear = ~(0x1F << (10 * s))
-        n0 = o0 & clear
-        n1 = o1 & clear
-        n2 = o2 & clear
-        n3 = o3 & clear
-        k = 10 * s
-        m = low << (10 * s)
-        while m:
-            bit = m & -m
-            m ^= bit
-            if o0 & bit:
-                n0 |= 1 << k
-            elif o1 & bit:
-                n1 |= 1 << k
-            elif o2 & bit:
-                n2 |= 1 << k
-            else:
-                n3 |= 1 << k
-            k += 1
-        o0, o1, o2, o3 = n0, n1, n2, n3
+        clear = ~(0x1F << sh)
+        o0 = (o0 & clear) | (PACK[low, (o0 >> sh) & 0x1F] << sh)
+        o1 = (o1 & clear) | (PACK[low, (o1 >> sh) & 0x1F] << sh)
+        o2 = (o2 & clear) | (PACK[low, (o2 >> sh) & 0x1F] << sh)
+        o3 = (o3 & clear) | (PACK[low, (o3 >> sh) & 0x1F] << sh)
     return o0, o1, o2, o3
 
 
@@ -1633,7 +1640,7 @@ def search(h: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray, mv
     return bestv
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
                 mv: np.ndarray, alpha: int, beta: int) -> int:
     """Search a kernel state (a trick start, mid-trick, or an open declaration window)."""
@@ -1686,7 +1693,7 @@ def root_search(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarr
     return v
 
 
-@njit(parallel=True, cache=True, nogil=True)
+@njit(parallel=True, cache=True, nogil=True, error_model="numpy")
 def root_search_threads(st: np.ndarray, cfg: np.ndarray, stats: np.ndarray, tt: np.ndarray,
                         mv: np.ndarray, alpha: int, beta: int, out: np.ndarray) -> None:
     """One window search by ``stats.shape[0]`` threads at once over the one table (lazy SMP):
