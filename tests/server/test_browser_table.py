@@ -1015,3 +1015,34 @@ def test_the_goal_is_worded_by_the_servers_catalogue(browser: Any,
     page.wait_for_selector(f"p.goal:has-text('{want}')", timeout=10_000)
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_lobby_redraw_between_press_and_release_keeps_the_click(
+        browser: Any, start: Callable[..., str]) -> None:
+    """The lobby redraws itself when its lists change (checked every 5 s). A redraw between a
+    press and its release swapped the button under the pointer, and the click was lost: a
+    "Crear mesa" that did nothing. The redraw now waits for the release."""
+    import httpx
+
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#create-btn")
+    page.fill("#name", "Ana")
+    page.locator("#create-btn").scroll_into_view_if_needed()
+    box = page.locator("#create-btn").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # another player opens a public table: the lobby's next look at the lists finds it
+    r = httpx.post(base + "/api/tables", json={
+        "variant": "tute_parejas", "seats": ["you", "open", "open", "open"], "name": "Eva",
+        "public": True}, timeout=10)
+    assert r.status_code == 200, r.text
+    page.wait_for_timeout(6000)  # past the next refresh
+    page.mouse.up()
+    page.wait_for_selector(".invite .code", timeout=10000)
+    page.goto(base + "/")  # and the held-back redraw was made: Eva's table is listed
+    page.wait_for_selector("text=Eva", timeout=10000)
+    assert not page.errors, page.errors
+    page.context.close()

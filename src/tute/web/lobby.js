@@ -283,26 +283,48 @@ export async function lobbyPage() {
   page.rerender = render;
   render();
   let gone = false;  // a list that arrives after the lobby was left must not draw it again
+  // What arrives in the background (the lists, the lessons) redraws the lobby only when it
+  // changed, never under a field being edited, and never between a press and its release:
+  // a redraw there swaps the button under the pointer and the click is lost (a "Crear mesa"
+  // that did nothing). A redraw held back is made once the pointer is released.
+  let pressed = false, owed = false, lastLists = "";
+  const redraw = () => {
+    if (gone) return;
+    const focused = document.activeElement && document.activeElement.tagName;
+    if (pressed || focused === "INPUT" || focused === "SELECT") { owed = true; return; }
+    owed = false;
+    render();
+  };
+  const press = () => { pressed = true; };
+  // after the click that this release makes, not before it
+  const release = () => { pressed = false; if (owed) setTimeout(redraw, 0); };
+  window.addEventListener("pointerdown", press, true);
+  window.addEventListener("pointerup", release, true);
+  window.addEventListener("pointercancel", release, true);
   const refresh = async () => {
     try {
       const [tables, h] = await Promise.all([
         api("GET", "/api/tables"),
         api("GET", "/api/history", undefined, { "X-Tute-Seats": local.seatsHeader() })]);
-      [open, live, hist] = [tables.tables, tables.live || [], h.games];
-      if (gone) return;
-      const focused = document.activeElement && document.activeElement.tagName;
-      if (focused !== "INPUT" && focused !== "SELECT") render();
+      const lists = JSON.stringify([tables.tables, tables.live || [], h.games]);
+      if (lists !== lastLists) {
+        lastLists = lists;
+        [open, live, hist] = [tables.tables, tables.live || [], h.games];
+        owed = true;
+      }
+      if (owed) redraw();
     } catch { /* the lists simply stay as they were */ }
   };
   refresh();
-  tutorials().then((list) => {
-    lessons = list;
-    if (gone) return;
-    const focused = document.activeElement && document.activeElement.tagName;
-    if (focused !== "INPUT" && focused !== "SELECT") render();
-  }).catch(() => {});
+  tutorials().then((list) => { lessons = list; owed = true; redraw(); }).catch(() => {});
   const timer = setInterval(refresh, 5000);
-  page.leave = () => { gone = true; clearInterval(timer); };
+  page.leave = () => {
+    gone = true;
+    clearInterval(timer);
+    window.removeEventListener("pointerdown", press, true);
+    window.removeEventListener("pointerup", release, true);
+    window.removeEventListener("pointercancel", release, true);
+  };
 }
 
 export async function joinByCode(code) {
