@@ -132,7 +132,8 @@ from ..kernel._tables import (
 #: which otherwise costs an atomic incref/decref of every array argument on every call
 #: (about a fifth of the run time of the recursive search). Arrays are indexed, never sliced.
 #: numpy's error model: nothing here divides by zero, and Python's checks every division
-#: (-3% time, 150 deals paired in one process)
+#: (with the canonical keys by table, -3 to -5% time: ``bench/solver_ab.py`` against the
+#: code before, 1.07-1.11 where the same code reads 1.04-1.05)
 _hot = njit(cache=True, _nrt=False, error_model="numpy")
 
 TUTE_VALUE = 1000
