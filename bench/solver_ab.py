@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -37,9 +38,16 @@ def main() -> int:
     if not (src / "solver").is_dir():
         ap.error(f"--other: no tute/solver under {args.other}")
     tmp = Path(tempfile.mkdtemp(prefix="solver_ab_"))
-    shutil.copytree(src, tmp / "tute_other", ignore=shutil.ignore_patterns("__pycache__"))
-    sys.path.insert(0, str(tmp))
-    mods = [importlib.import_module("tute"), importlib.import_module("tute_other")]
+    try:
+        shutil.copytree(src, tmp / "tute_other", ignore=shutil.ignore_patterns("__pycache__"))
+        sys.path.insert(0, str(tmp))
+        return compare(args, [importlib.import_module("tute"),
+                              importlib.import_module("tute_other")])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def compare(args: argparse.Namespace, mods: list[Any]) -> int:
     solvers = [importlib.import_module(m.__name__ + ".solver").Solver(
         tt_mb=args.tt_mb, threads=args.threads) for m in mods]
     for m, s in zip(mods, solvers, strict=True):  # compile or load the caches
@@ -60,9 +68,7 @@ def main() -> int:
     print(f"this tree: median {statistics.median(ms[0]):.2f} ms; other: median "
           f"{statistics.median(ms[1]):.2f} ms; other / this, per-deal median {ratio:.3f} "
           f"({args.deals} deals, {args.threads} thread(s))")
-    shutil.rmtree(tmp, ignore_errors=True)
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

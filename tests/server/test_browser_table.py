@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tute.match import Match
@@ -1022,8 +1023,6 @@ def test_a_lobby_redraw_between_press_and_release_keeps_the_click(
     """The lobby redraws itself when its lists change (checked every 5 s). A redraw between a
     press and its release swapped the button under the pointer, and the click was lost: a
     "Crear mesa" that did nothing. The redraw now waits for the release."""
-    import httpx
-
     base = start()
     page = _page(browser, DESKTOP, base)
     page.goto(base + "/")
