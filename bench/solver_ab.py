@@ -1,9 +1,9 @@
 """The exact solver of this tree against another tree's, timed in one process on the same
 seeded full parejas deals, the order alternated deal by deal: the machine's drift hits both
-alike, which separate runs (noise of 5-10% here) cannot promise. Prints each side's median
-and the per-deal median of the other's time over this one's. Run the same code as the other
-side too (``--other src``) and compare against that control: the copy reads 1.04-1.05 here,
-not 1.00.
+alike, which separate runs (noise of 5-10% here) cannot promise. Prints each side's median,
+the per-deal median of the other's time over this one's and the ratio of the totals (which
+the slowest deals weigh on). Run the same code as the other side too (``--other src``) and
+compare against that control: the copy reads 1.04-1.05 here, not 1.00.
 
     git worktree add /tmp/before <commit>
     .venv/bin/python bench/solver_ab.py --other /tmp/before/src [--deals 200] [--threads 1]
@@ -66,8 +66,8 @@ def compare(args: argparse.Namespace, mods: list[Any]) -> int:
         return 1
     ratio = statistics.median(b / a for a, b in zip(ms[0], ms[1], strict=True))
     print(f"this tree: median {statistics.median(ms[0]):.2f} ms; other: median "
-          f"{statistics.median(ms[1]):.2f} ms; other / this, per-deal median {ratio:.3f} "
-          f"({args.deals} deals, {args.threads} thread(s))")
+          f"{statistics.median(ms[1]):.2f} ms; other / this, per-deal median {ratio:.3f}, "
+          f"total {sum(ms[1]) / sum(ms[0]):.3f} ({args.deals} deals, {args.threads} thread(s))")
     return 0
 
 if __name__ == "__main__":

@@ -344,6 +344,19 @@ def test_last_two_trick_table_under_collisions(monkeypatch: pytest.MonkeyPatch) 
     assert checked >= 12
 
 
+@pytest.mark.parametrize("tt_mb", [1, 3, 16])
+def test_table_buckets_start_on_cache_lines(tt_mb: int) -> None:
+    """Each bucket of two 32-byte rows is one 64-byte line: the table starts on a line
+    boundary (numpy's own arrays start 16 bytes past one), zeroed, and is the search's
+    C-contiguous int64 array."""
+    solver = Solver(tt_mb=tt_mb, threads=1)
+    assert solver.tt.ctypes.data % 64 == 0
+    assert solver.tt.flags.c_contiguous and solver.tt.dtype == np.int64
+    assert solver.tt.shape[1] == 4 and not solver.tt.any()
+    deal = _after(2, 16)
+    assert solver.value(deal) == GOLDEN_16[2]
+
+
 # golden values: side 0's optimal margin after the first 16 actions (first legal each time)
 GOLDEN_16 = {1: 3, 2: -22, 3: -62, 4: 20, 5: -42}
 # and from the first lead (seeds 0..39; solved by every version of the search since the

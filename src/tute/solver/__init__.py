@@ -102,8 +102,12 @@ INF = 1 << 20
 #: a probe whose bound lands this far past its threshold is followed by a probe at that
 #: bound (200 deals: the slowest one -28% nodes, the total -1.5%)
 JUMP = 40
-#: at most this many rows (32 bytes each) for the bounds of last-two-trick positions
-T2_MAX = 1 << 16
+#: at most this many rows (32 bytes each, 64 KB) for the bounds of last-two-trick positions:
+#: looked up at every leaf of the last three tricks, the table pays for its misses only while
+#: it stays in the core's own caches (150 deals paired, one thread / two: 2 MB of it against
+#: 64 KB 1.06 / 1.03 times slower, the same-code control 1.04 / 1.045; 32 KB about as good as
+#: 64, 16 KB and 4 KB worse)
+T2_MAX = 1 << 11
 #: numba's parallel search needs a thread-safe threading layer (OpenMP or TBB; the built-in
 #: "workqueue" one aborts the process when two threads launch at once): asked for here,
 #: before anything runs in parallel, unless the environment chose one
@@ -130,6 +134,15 @@ def _numba_threads() -> bool:
             ok = False
         _PARALLEL_OK.append(ok)
     return _PARALLEL_OK[0]
+
+
+def _table_rows(rows: int) -> np.ndarray:
+    """A zeroed (rows, 4) int64 table that starts on a 64-byte cache line, so that a bucket
+    (two rows) is one line: numpy's own arrays start 16 bytes past one, which split every
+    bucket over two lines."""
+    raw = np.zeros(rows * 4 + 8, dtype=np.int64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start:start + rows * 4].reshape(rows, 4)
 
 
 class SolverError(TuteError):
@@ -197,7 +210,7 @@ def taken_margin(deal: Deal, hero: int | None = None) -> int:
 class Solver:
     """An exact solver with its own transposition table (``tt_mb`` megabytes, power of two
     entries, at most 512 MB by default policy; reused across calls on the same rules), plus
-    a small one (up to 2 MB) for the bounds of positions two tricks from the end. A full
+    a small one (up to 64 KB) for the bounds of positions two tricks from the end. A full
     parejas deal stores a median 24k entries (the most of 30 deals: 96k); 4 to 16 MB
     instead of 64 took 2-5% off its median time (one thread or two, 200 deals paired) and
     made the slowest deals slower (the worst of 200 with two threads: 209 ms against 155).
@@ -232,10 +245,10 @@ class Solver:
         entries = 1 << ((tt_mb << 20) // ENTRY_BYTES).bit_length() - 1
         # one row per entry: three key words and the data word (32 bytes; a bucket of two
         # entries is one cache line)
-        # plus up to T2_MAX rows (2 MB) for the bounds of last-two-trick positions: one array,
+        # plus up to T2_MAX rows (64 KB) for the bounds of last-two-trick positions: one array,
         # so that the recursive search takes one argument fewer (each one costs every call)
         t2_rows = min(T2_MAX, max(entries >> 4, 1))
-        self.tt = np.zeros((entries + t2_rows, 4), dtype=np.int64)
+        self.tt = _table_rows(entries + t2_rows)
         #: ``threads`` probes of the exact value run at once, each with its own counters and
         #: scratch rows, all sharing the table
         self.threads = threads

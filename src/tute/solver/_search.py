@@ -45,8 +45,8 @@ Search structure (per trick, as double-dummy bridge solvers do):
   direct evaluation of the last trick, and of the last two tricks by a plain alpha-beta
   without bounds or ordering (no declaration can come between them; its exact values beat
   the quick bounds there) whose results go to a small table of their own (the last rows of
-  the table array, 2 MB: the same eight cards come back often, and the main rows are a
-  cache miss away);
+  the table array, 64 KB: the same eight cards come back often, and a table that stays in
+  the core's caches beats a larger one that holds more of them, see ``T2_MAX``);
 * move ordering: the table's move first, then the killer move of nodes like this one (four
   cards or more in hand; one per hand size, trick length and leader -- or suit led mid-trick
   --, per thread, cleared by each query): the card that last refuted such a node after the
