@@ -213,7 +213,10 @@ class Solver:
     a small one (up to 64 KB) for the bounds of positions two tricks from the end. A full
     parejas deal stores a median 24k entries (the most of 30 deals: 96k); 4 to 16 MB
     instead of 64 took 2-5% off its median time (one thread or two, 200 deals paired) and
-    made the slowest deals slower (the worst of 200 with two threads: 209 ms against 155).
+    made the slowest deals slower (the worst of 200 with two threads: 209 ms against 155);
+    the gain came with the smaller last-two-trick table of a smaller table: with that one at
+    64 KB, 8 and 16 MB are within 2% of 64 (200 deals paired, two threads), and arrastrado's
+    full deals take 16% longer in 16 MB than in 64 (12 deals).
 
     ``threads`` (default: 2 when the process may use two cores, else 1) searches every probe
     of :meth:`value` and :meth:`wins` with that many threads over the one table: the helpers
