@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -39,6 +40,36 @@ def test_mirror_match_is_symmetric() -> None:
     assert res.games == 10
     res = selfplay(["rules", "rules"], "tute_parejas", deals=20, seed=3)
     assert res.margin.mean == pytest.approx(0.0, abs=1e-9)
+
+
+def test_an_interval_stays_inside_the_range_of_its_measure() -> None:
+    # a win rate of 2 wins in 3: the t-interval alone reaches -4% and 138%
+    iv = interval([1.0, 0.0, 1.0], (0.0, 1.0))
+    assert iv.low == 0.0 and iv.high == 1.0 and iv.mean == pytest.approx(2 / 3)
+    inside = interval([1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5, 1.0] * 4, (0.0, 1.0))
+    assert 0.0 < inside.low < inside.mean < inside.high < 1.0
+    assert interval([0.5], (0.0, 1.0)) == interval([0.5], (0.0, 1.0))
+    assert (interval([0.5], (0.0, 1.0)).low, interval([0.5], (0.0, 1.0)).high) == (0.0, 1.0)
+
+
+def _strict(text: str) -> object:
+    def refuse(name: str) -> object:
+        raise ValueError(f"not JSON: {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_one_pair_gives_strict_json_and_a_win_rate_within_0_and_1() -> None:
+    """With one deal nothing bounds the margin: its interval is null in JSON (Python wrote
+    -Infinity, which JSON does not have and strict parsers refuse)."""
+    res = selfplay(["rules", "random"], "tute_parejas", deals=1, seed=4)
+    data = _strict(json.dumps(res.to_json()))
+    assert isinstance(data, dict)
+    assert data["margin"]["low"] is None and data["margin"]["high"] is None
+    assert data["margin"]["mean"] == res.margin.mean
+    assert (data["win_rate"]["low"], data["win_rate"]["high"]) == (0.0, 1.0)
+    few = selfplay(["rules", "random"], "tute_parejas", deals=3, seed=5)
+    assert 0.0 <= few.win_rate.low <= few.win_rate.mean <= few.win_rate.high <= 1.0
+    _strict(json.dumps(few.to_json()))
 
 
 def test_selfplay_reports_and_is_reproducible() -> None:

@@ -53,8 +53,10 @@ class Interval:
         return not self.low <= value <= self.high
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": round(self.mean, 4), "low": round(self.low, 4),
-                "high": round(self.high, 4), "n": self.n}
+        # JSON has no infinity or NaN (Python's "Infinity" breaks strict parsers): a bound
+        # that the samples cannot give (one sample, none) is null
+        return {"mean": _json_number(self.mean), "low": _json_number(self.low),
+                "high": _json_number(self.high), "n": self.n}
 
     def __str__(self) -> str:
         return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
@@ -147,16 +149,23 @@ def t_quantile(df: int, p: float = 0.975) -> float:
     return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
-def interval(values: Sequence[float]) -> Interval:
-    """Mean and 95% t-interval of independent samples."""
+def _json_number(x: float) -> float | None:
+    return round(x, 4) if math.isfinite(x) else None
+
+
+def interval(values: Sequence[float],
+             bounds: tuple[float, float] = (-math.inf, math.inf)) -> Interval:
+    """Mean and 95% t-interval of independent samples, cut to ``bounds``, the range the
+    measure cannot leave (a win rate's [0, 1]: a t-interval of few samples reaches past it,
+    and the part outside holds no possible value)."""
     n = len(values)
     if n == 0:
         return Interval(math.nan, math.nan, math.nan, 0)
     mean = statistics.fmean(values)
     if n == 1:
-        return Interval(mean, -math.inf, math.inf, 1)
+        return Interval(mean, bounds[0], bounds[1], 1)
     half = t_quantile(n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half, n)
+    return Interval(mean, max(mean - half, bounds[0]), min(mean + half, bounds[1]), n)
 
 
 class _Timed:
@@ -367,7 +376,8 @@ def selfplay(
         variant=var.id, lineups=(",".join(names[0]), ",".join(names[1])),
         units="matches" if matches else "deals", played=deals, games=total,
         measure="games" if matches else measure,
-        duplicate=duplicate, seed=seed, margin=interval(margins), win_rate=interval(scores),
+        duplicate=duplicate, seed=seed, margin=interval(margins),
+        win_rate=interval(scores, (0.0, 1.0)),
         wins=wins, losses=losses, draws=draws, ms_per_decision=ms,
         decisions=dict(timer.count), seconds=seconds,
         dd_loss=timer.dd.per_decision() if timer.dd is not None else {},
@@ -418,7 +428,8 @@ def merge_results(parts: Sequence[ArenaResult]) -> ArenaResult:
         variant=head.variant, lineups=head.lineups, units=head.units, measure=head.measure,
         played=sum(r.played for r in parts), games=sum(r.games for r in parts),
         duplicate=head.duplicate, seed=head.seed,
-        margin=interval([m for m, _s in samples]), win_rate=interval([s for _m, s in samples]),
+        margin=interval([m for m, _s in samples]),
+        win_rate=interval([s for _m, s in samples], (0.0, 1.0)),
         wins=sum(r.wins for r in parts), losses=sum(r.losses for r in parts),
         draws=sum(r.draws for r in parts),
         ms_per_decision={k: spent[k] / count[k] for k in count}, decisions=count,
