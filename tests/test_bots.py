@@ -33,6 +33,16 @@ def test_rules_bot_is_registered_with_levels() -> None:
         make_bot("nobody")
 
 
+def test_a_setting_split_off_by_a_comma_is_explained() -> None:
+    """``tute arena pimc:move_time=1,tt_mb=32,rules`` makes a bot of ``tt_mb=32``: the error
+    says how one bot's settings are joined."""
+    with pytest.raises(tute.TuteError, match=r"joined by ':'.*valid bots"):
+        make_bot("tt_mb=32")
+    with pytest.raises(tute.TuteError) as plain:
+        make_bot("nobody")
+    assert "joined" not in str(plain.value)
+
+
 def _play(variant: str, seed: int, names: list[str]) -> Deal:
     deal = Deal.new(variant, seed=seed)
     bots = [make_bot(names[s % len(names)], seed=seed * 10 + s) for s in range(deal.seats)]

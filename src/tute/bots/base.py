@@ -137,9 +137,12 @@ def make_bot(name: str, seed: int | None = None, **settings: Any) -> Bot:
             raise TuteError(f"bot {key!r} needs {needs}") from None
     info = BOTS.get(key)
     if info is None:
+        # "pimc:move_time=1,tt_mb=32" in a list of bots: the comma made a bot of a setting
+        joined = (" (one bot's settings are joined by ':', e.g. "
+                  "pimc:move_time=0.5:tt_mb=32)" if "=" in name else "")
         raise TuteError(
-            f"unknown bot {name[:40]!r}; valid bots: {', '.join(sorted({*BOTS, *PLUGINS}))}; "
-            f"levels: {', '.join(LEVELS)}"
+            f"unknown bot {name[:40]!r}{joined}; valid bots: "
+            f"{', '.join(sorted({*BOTS, *PLUGINS}))}; levels: {', '.join(LEVELS)}"
         )
     return _build(info, seed, settings, spec)
 
