@@ -445,7 +445,9 @@ def _cash_extra(h: np.ndarray, cfg: np.ndarray, n: int, leader: int) -> int:
     """Points the leader's side surely adds to its sure trumps by cashing one trick now: a
     lead above every opposing card of its suit -- or a low lead to the partner's card above
     them -- with each opponent bound to follow suit or holding no trump, wins the trick with
-    the opponents' cheapest possible cards in it."""
+    the opponents' cheapest possible cards in it. (Every top card the leader could run in
+    a row, as many per suit as nobody can ruff, with the others' cheapest cards: a sound
+    bound, nodes -0.5% over 60 deals; not kept.)"""
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
     side = cfg[C_OBJ0 + leader]
