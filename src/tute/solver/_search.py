@@ -948,11 +948,12 @@ def _plain4(h: np.ndarray, cfg: np.ndarray, leader: int, tt: np.ndarray, stats: 
     before its table lookup: +6% nodes, the same time (such a bound is weaker than the
     table's and seldom reaches the window). A fifth of all the time waits here for the next
     trick start's table line (``bench/solver_profile.py --annotate _plain4``: one load
-    after the hash), three lookups in four for the last seat's first card. Not kept (150
-    deals paired): the quick bounds at four-card trick starts (-14% of the searches below
-    them, nodes -0.4%, slower); prefetching the next card's line while this one is searched
-    (0.995, the same); the three-trick positions in a region of 512 KB to 4 MB of their own,
-    to stay in the core's caches (1.02, 1.01, 1.045 against the same-code control's 1.04:
+    after the hash), three lookups in four for the last seat's first card. Not kept: the
+    quick bounds at four-card trick starts (60 deals: -14% of the searches below them, nodes
+    -0.4%, slower); prefetching the next card's line while this one is searched (150 deals
+    paired in one process by a flag: 0.995, the same); the three-trick positions in a region
+    of 512 KB to 4 MB of their own, to stay in the core's caches (150 deals paired by
+    ``bench/solver_ab.py``: 1.02, 1.01, 1.045 against the same-code control's 1.04:
     the evictions cost what the nearer lines save)."""
     fam = cfg[C_FAMILY]
     trump = cfg[C_TRUMP]
