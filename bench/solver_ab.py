@@ -70,5 +70,6 @@ def compare(args: argparse.Namespace, mods: list[Any]) -> int:
           f"total {sum(ms[1]) / sum(ms[0]):.3f} ({args.deals} deals, {args.threads} thread(s))")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
