@@ -853,3 +853,107 @@ def test_canonical_hands_pack_the_worthless_cards_in_order() -> None:
                         k += 1
         got = _canon(np.array(hands, dtype=np.int64), seats)
         assert list(got) == want[:seats] + [0] * (4 - seats), (hands, seats)
+
+
+def _rank_structure_positions() -> list[tuple[str, dict[str, object], tute.Deal]]:
+    """Positions of every game and option set, 3 to 10 tricks from the end (half of them with
+    the kings and their mates kept back, so that cantes are still to come), sometimes
+    mid-trick."""
+    out = []
+    for variant, sets in OPTION_SETS.items():
+        for oi, opts in enumerate(sets):
+            for seed in range(4):
+                rng = random.Random(seed * 7 + oi)
+                deal = tute.Deal.new(variant, seed=seed, options=opts)
+                left = rng.randint(3, 10)
+                keep = seed % 2 == 0
+                while not deal.is_over() and (
+                        deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
+                        or deal._draw_pending or deal._phase == 1):
+                    acts = deal.legal_actions()
+                    if keep:
+                        acts = [a for a in acts if not (isinstance(a, tute.Card)
+                                                        and a.rank in (5, 6, 7))] or acts
+                    deal.apply(acts[rng.randrange(len(acts))])
+                for _ in range(rng.randint(0, 3)):
+                    if not deal.is_over():
+                        acts = deal.legal_actions()
+                        deal.apply(acts[rng.randrange(len(acts))])
+                if not deal.is_over():
+                    out.append((variant, opts, deal))
+    return out
+
+
+def test_rank_structure_keys_keep_values_and_cut_nodes() -> None:
+    """The table keyed by rank structure, with the bounds of positions of other live cards
+    widened by the points they differ by, gives the values of the table keyed by card in
+    every game and option set (cantes to come, tutes, arrastrado's hero, the win query),
+    and searches fewer nodes on full parejas deals."""
+    from tute.solver import _search as S
+
+    on = Solver(tt_mb=16, threads=1)
+    off = Solver(tt_mb=16, threads=1)
+    off._stats[:, S.ST_QS] = 0
+    positions = _rank_structure_positions()
+    assert len(positions) > 60
+    for variant, opts, deal in positions:
+        if deal.variant.sides(deal.options) != 2:
+            hero = deal.to_move
+            assert on.value(deal, hero=hero) == off.value(deal, hero=hero), (variant, opts)
+        else:
+            assert on.value(deal) == off.value(deal), (variant, opts, deal.seed)
+            assert on.wins(deal, 1) == off.wins(deal, 1), (variant, opts, deal.seed)
+    nodes_on = nodes_off = 0
+    for seed in range(6):
+        deal = tute.Deal.new("tute_parejas", seed=seed)
+        on.reset()
+        off.reset()
+        assert on.value(deal) == off.value(deal), seed
+        nodes_on += on.nodes
+        nodes_off += off.nodes
+    assert nodes_on < 0.7 * nodes_off, (nodes_on, nodes_off)
+
+
+def test_rank_structure_keys_and_point_shifts() -> None:
+    """Two positions alike but for the ace or the three of a suit held by one seat share a
+    key's structure and differ by one point; a suit whose marriage may still be sung keeps
+    its counting cards; guinote's sota ranks above its caballo."""
+    from tute.solver import _search as S
+
+    deal = tute.Deal.new("tute_parejas", seed=0)
+    cfg, _st = K.from_deal(deal)
+    fam = int(cfg[T.C_FAMILY])
+
+    def key(hands: list[int], calm: bool = True, sung: int = 0) -> tuple[int, int, int, int]:
+        h = np.array(hands, dtype=np.int64)
+        rem = int(h[0] | h[1] | h[2] | h[3])
+        return S._qkey(h, cfg, 4, 0, rem, calm, sung, 0, 0, 0)
+
+    def live(k: tuple[int, int, int, int]) -> int:
+        return ((k[0] >> 40) & 0xFFFFFF) | (((k[1] >> 40) & 0xFFFF) << 24)
+
+    ace, three, king, knight, seven = 9, 8, 7, 6, 4  # positions in a suit (oros: 0-9)
+    a = key([1 << ace | 1 << 10, 1 << king, 1 << seven, 1 << 20])
+    b = key([1 << three | 1 << 10, 1 << king, 1 << seven, 1 << 20])
+    assert a[3] == b[3] and a[2] == b[2] and a[0] & S.M40 == b[0] & S.M40
+    assert S._point_shift(live(a), live(b), fam, 0) == 1  # 11 against 10
+    c = key([1 << three | 1 << 10, 1 << seven, 1 << king, 1 << 20])  # king and seven swap
+    assert c[0] & S.M40 == a[0] & S.M40 and c[1] & S.M40 != a[1] & S.M40
+    # a marriage of oros in one hand: that suit is keyed by card
+    m = key([1 << king | 1 << knight, 1 << ace, 1 << seven, 1 << 20], calm=False)
+    n = key([1 << king | 1 << knight, 1 << three, 1 << seven, 1 << 20], calm=False)
+    assert m[2] == n[2] and m[1] & S.M40 != n[1] & S.M40
+    pinned = (m[2] >> 42) & 0xF
+    assert pinned == 1
+    assert S._point_shift(live(m), live(n), fam, pinned) == -1
+    assert S._point_shift(live(a), live(b), fam, pinned) == -1
+    assert S._point_shift(live(a), live(b) | 1 << 30, fam, 0) == -1  # a suit's count differs
+    # guinote: strength order swaps the sota (5) and the caballo (6)
+    assert S._by_strength(1 << 5, 1) == 1 << 6 and S._by_strength(1 << 36, 1) == 1 << 35
+    assert S._by_strength(S._by_strength(0x3FF0FF, 1), 1) == 0x3FF0FF
+    assert S._by_strength(1 << 5, 0) == 1 << 5
+    for fam_ in (0, 1):
+        rem = (1 << 40) - 1 & ~(1 << 7 | 1 << 25)
+        for c in range(40):
+            if rem >> c & 1:
+                assert S._rank_card(rem, S._card_rank(rem, c, fam_), fam_) == c

@@ -69,6 +69,7 @@ from ._search import (
     ST_NODES,
     ST_PKILL,
     ST_QMAX,
+    ST_QS,
     ST_SKEW,
     ST_T2,
     ST_VOID,
@@ -264,6 +265,7 @@ class Solver:
         for j, (stats, mv) in enumerate(self._work):
             stats[ST_SKEW] = j  # helpers (j > 0) try other leads first; reset() keeps it
             stats[ST_T2] = t2_rows
+            stats[ST_QS] = 1
             stats[ST_KMIN] = KILLER_MIN
             stats[ST_PKILL] = 1
             stats[ST_QMAX] = QUIET_MAX
