@@ -21,11 +21,12 @@ Search structure (per trick, as double-dummy bridge solvers do):
   entry of other live cards still bounds the value: the two positions have the same tree
   of play, each line taking the same ranks to the same side, so their values differ by at
   most the points their cards differ by rank by rank (payoff-similarity, after Furtak and
-  Buro's Skat solver; Kupferschmid and Helmert's quasi-symmetry). On 40 full parejas deals:
-  -63% median nodes, 2.0-2.6x less time with two threads (150 deals paired by
-  ``bench/solver_ab.py``). The suits of a marriage that may still be sung keep their
-  counting cards, and a hand that may hold a tute falls back to the key by card
-  (:func:`_key`: only the worthless cards, 2 4 5 6 7, renumbered);
+  Buro's Skat solver; Kupferschmid and Helmert's quasi-symmetry). Full parejas deals: -63%
+  median nodes (40 deals, one thread); the code keyed by card took 2.47x / 2.48x the time
+  per deal, one thread / two (200 deals paired by ``bench/solver_ab.py``; calm positions
+  alone, no cante to come: 2.04x with two threads). The suits of a marriage that may still
+  be sung keep their counting cards, and a hand that may hold a tute falls back to the key
+  by card (:func:`_key`: only the worthless cards, 2 4 5 6 7, renumbered);
 * equivalent moves merged: worthless cards of one hand with nothing between them but
   played cards are interchangeable, only the lowest is searched; so are the hand's trumps
   above every opposing trump with nothing between them (they win wherever they fall);
