@@ -736,3 +736,22 @@ def test_trick_records_follow_undo_and_another_line_of_play() -> None:
         assert deal.tricks == fresh(deal)
         changed += deal.tricks != before
     assert changed  # some deals did take another line
+
+
+def test_played_holds_every_card_played_and_the_seat_views_agree() -> None:
+    """``Deal.played``: the cards of every finished trick and of the trick on the table, as
+    every seat's view shows them; undo takes them back."""
+    deal = tute.Deal.new("tute_parejas", seed=11)
+    rng = random.Random(11)
+    cards: set[int] = set()
+    for _ in range(6):
+        act = rng.choice(deal.legal_actions())
+        deal.apply(act)
+        if isinstance(act, tute.Card):
+            cards.add(act.index)
+    assert {c.index for c in deal.played} == cards
+    for seat in range(4):
+        assert deal.view(seat).played == deal.played
+    while deal.actions:
+        deal.undo()
+    assert not deal.played

@@ -241,3 +241,18 @@ def test_cabron_two_cantes_in_one_trick_follow_the_order_they_fell() -> None:
     _, want = K.from_deal(deal)
     np.testing.assert_array_equal(st, want)
     assert st[T.S_TRUMP] == 1 and st[T.S_CANTE0 + 0] == 60  # both to the winner, seat 0
+
+
+def test_configs_are_kept_read_only_and_handed_out_as_copies() -> None:
+    """from_deal keeps each rule set's config (an analysis asks for it hundreds of times a
+    deal) and hands out a copy: changing one changes neither the kept one nor the next."""
+    deal = tute.Deal.new("tute_parejas", seed=3)
+    cfg, _st = K.from_deal(deal)
+    want = cfg.copy()
+    cfg[T.C_TRUMP] = 99
+    again, _st = K.from_deal(deal)
+    assert np.array_equal(again, want)
+    kept = K._config(deal.variant, deal.options, int(want[T.C_TRUMP]), deal.mano, 0)
+    assert not kept.flags.writeable
+    with pytest.raises(ValueError):
+        kept[T.C_TRUMP] = 1

@@ -957,3 +957,22 @@ def test_rank_structure_keys_and_point_shifts() -> None:
         for c in range(40):
             if rem >> c & 1:
                 assert S._rank_card(rem, S._card_rank(rem, c, fam_), fam_) == c
+
+
+def test_reaches_leaves_a_bound_of_the_value_past_its_threshold(solver: Solver) -> None:
+    """``reaches`` keeps its probe's fail-soft value in ``bound``: at least the threshold and
+    at most the value when the value reaches it, below the threshold and at least the value
+    when it does not (the analysis guesses a mistake's value with it)."""
+    for seed in range(6):
+        deal = endgame("tute_parejas", {}, 700 + seed)
+        if deal is None:
+            continue
+        solver.reset()
+        v = solver.value(deal)
+        for t in (v - 9, v - 1, v, v + 1, v + 12):
+            yes = solver.reaches(deal, t)
+            assert yes == (v >= t)
+            if yes:
+                assert t <= solver.bound <= v, (seed, t)
+            else:
+                assert v <= solver.bound < t, (seed, t)

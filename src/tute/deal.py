@@ -548,6 +548,11 @@ class Deal:
         return len(self._stock)
 
     @property
+    def played(self) -> CardSet:
+        """Every card played so far, the trick on the table included (public)."""
+        return CardSet(self._played)
+
+    @property
     def in_stock_phase(self) -> bool:
         """True while the trick being played (or the next one) is a stock-phase trick."""
         return bool(self._stock)

@@ -44,6 +44,7 @@ from .base import Bot, register
 from .rules_bot import RulesBot
 
 if TYPE_CHECKING:
+    from ..cards import RankOrder
     from ..deal import Deal, SeatView
     from ..solver import Solver
 
@@ -174,14 +175,20 @@ def _equivalents(view: SeatView, legal: Sequence[Action]) -> list[int]:
     """For each legal action, the index of the first one worth the same in every world: cards
     of one suit with the same points and nothing unseen between them (5 and 4 with the 6 in
     the seat's hand or played). Not while a stock lasts: the 7 of trumps is not the 6 there."""
-    from ..cards import Card
     from ..variants import find_variant
 
-    rep = list(range(len(legal)))
     if view.stock_count:
-        return rep
-    order = find_variant(view.variant).order
-    seen = view.hand.mask | view.played.mask
+        return list(range(len(legal)))
+    return equivalent_actions(find_variant(view.variant).order,
+                              view.hand.mask | view.played.mask, legal)
+
+
+def equivalent_actions(order: RankOrder, seen: int, legal: Sequence[Action]) -> list[int]:
+    """:func:`_equivalents` of a seat that has seen the cards ``seen`` (its hand and every
+    card played), once no stock is left."""
+    from ..cards import Card
+
+    rep = list(range(len(legal)))
     for i, a in enumerate(legal):
         if not isinstance(a, Card):
             continue

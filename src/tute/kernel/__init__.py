@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -128,6 +129,16 @@ def make_config(variant: Variant, options: Options, trump: int | None, mano: int
     return cfg
 
 
+@functools.lru_cache(maxsize=256)
+def _config(variant: Variant, options: Options, trump: int | None, mano: int,
+            hero: int) -> np.ndarray:
+    """:func:`make_config`, kept: a solver's many small queries on one deal (an analysis, a
+    search bot's worlds) would otherwise rebuild it every time. Read-only: callers copy it."""
+    cfg = make_config(variant, options, trump, mano, hero)
+    cfg.flags.writeable = False
+    return cfg
+
+
 def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(config, state) of a core deal in a card-play position, from ``deal.snapshot()``.
 
@@ -147,7 +158,7 @@ def from_deal(deal: Deal, hero: int | None = None) -> tuple[np.ndarray, np.ndarr
         raise NotCardPlayPositionError("not a card-play position: a draw from the stock is due")
     if hero is None:
         hero = deal.to_move if deal.to_move is not None else 0
-    cfg = make_config(deal.variant, deal.options, pos.trump, deal.mano, hero)
+    cfg = _config(deal.variant, deal.options, pos.trump, deal.mano, hero).copy()
     if pos.active != cfg[T.C_N]:  # subastado with an idle seat (the dealer's, or the bidder's)
         cfg[T.C_K] = pos.active
         cfg[T.C_TOTAL] = pos.total_tricks

@@ -276,6 +276,10 @@ class Solver:
         self._lock = threading.Lock()
         self._last_cfg: bytes | None = None
         self.nodes = 0  # nodes of the last call
+        #: the last :meth:`reaches` probe's fail-soft value: a bound of the value past the
+        #: threshold (at most it when the probe failed, at least it when it held), often
+        #: the value itself -- a caller that needs the value next guesses it
+        self.bound = 0
         # set by interrupt() from any thread: every search stops at its next trick start
         self._interrupted = False
 
@@ -304,6 +308,9 @@ class Solver:
             gen = 1
         for stats, _mv in self._work:
             stats[ST_GEN] = gen
+        # and the killer moves: what a query searches depends only on the queries since the
+        # last reset (the table's entries and the killers), never on those before
+        self._stats[:, KILLERS:] = 0
         self._last_cfg = None
 
     # ------------------------------------------------------------------ positions
@@ -330,8 +337,6 @@ class Solver:
         if deal.carry is not None and deal.options.vueltas_claim == "auto":
             raise UnsupportedPositionError(
                 "deals de vueltas with vueltas_claim=auto are not supported by the solver")
-        # each query starts with no killer moves: its node count does not depend on the last
-        self._stats[:, KILLERS:] = 0
         key = cfg.tobytes()
         if key != self._last_cfg:
             self.reset()
@@ -339,8 +344,10 @@ class Solver:
         return cfg, st
 
     def _serial(self, st: np.ndarray) -> bool:
+        if self.threads == 1:
+            return True
         cards = sum(int(st[T.S_H0 + i]).bit_count() for i in range(4))
-        return self.threads == 1 or cards < PARALLEL_MIN_CARDS
+        return cards < PARALLEL_MIN_CARDS
 
     def _window(self, cfg: np.ndarray, st: np.ndarray, alpha: int, beta: int) -> int:
         """One fail-soft window search: by this thread, or by every thread at once."""
@@ -505,11 +512,12 @@ class Solver:
         the exact value (the analysis asks it of an action against the known best value)."""
         cfg, st = self._state(deal, hero)
         if st[T.S_OVER]:
+            self.bound = 0
             return threshold <= 0
         start = self._total_nodes()
-        yes = self._probe(cfg, st, threshold)
+        self.bound = self._window(cfg, st, threshold - 1, threshold)
         self.nodes = self._total_nodes() - start
-        return yes
+        return self.bound >= threshold
 
     def analyze(self, deal: Deal, hero: int | None = None) -> Analysis:
         """The position's value and the value of each legal action (side 0's future margin
