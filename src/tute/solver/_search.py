@@ -56,7 +56,7 @@ Search structure (per trick, as double-dummy bridge solvers do):
   the core's caches beats a larger one that holds more of them, see ``T2_MAX``);
 * move ordering: the table's move first, then the killer move of nodes like this one (four
   cards or more in hand; one per hand size, trick length and leader -- or suit led mid-trick
-  --, per thread, cleared by each query): the card that last refuted such a node after the
+  --, per thread, cleared by ``Solver.reset``): the card that last refuted such a node after the
   card ordered first had failed to. The ordering's misjudgements repeat across siblings, and
   so does their fix: -21% median nodes on 200 full parejas deals, -35% in all (remembering
   every refutation instead, the ordering's own first choices overwrite the fixes: +40%).
