@@ -323,8 +323,8 @@ class _DoubleDummy:
                maximize: bool) -> int:
         """The value of ``act`` from ``pos`` (future margin, as :meth:`Solver.analyze`). No
         action is worth more to the mover than the best, so one zero-window probe tells
-        whether ``act`` is worth it; only a mistake needs its exact value (a probe at the
-        value costs a third of the search that proves the value from both sides)."""
+        whether ``act`` is worth it; only a mistake needs its exact value (a search that
+        proves the value from both sides)."""
         from .solver import taken_margin
 
         with _applied(pos, act) as child:
@@ -433,7 +433,7 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
     the decisions at these (deal, move) pairs; ``exact=False`` leaves the double-dummy
     measure out. ``dd_solver`` and ``search_solver`` reuse solvers (a process analysing
     many games keeps its own)."""
-    from .bots.pimc import _equivalents, equivalent_actions
+    from .bots.pimc import equivalent_actions
 
     _check_budget(worlds, seed, move_time)
     if not deals:
@@ -464,17 +464,10 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
             seat = pos.to_move
             assert seat is not None
             if wanted is None or (k, move) in wanted:
-                # the seat's view only for the search measure (the double-dummy one reads
-                # the deal; a view costs as much as a small solve)
-                view = pos.view(seat) if worlds else None
                 legal = list(pos.legal_actions())
-                if view is not None:
-                    rep = _equivalents(view, legal)
-                elif pos.stock_count:
-                    rep = list(range(len(legal)))
-                else:
-                    rep = equivalent_actions(pos.order, pos.hand(seat).mask | pos.played.mask,
-                                             legal)
+                # what the seat has seen: its hand and every card played (as its view says)
+                rep = equivalent_actions(pos.order, pos.stock_count,
+                                         pos.hand(seat).mask | pos.played.mask, legal)
                 if sum(r == i for i, r in enumerate(rep)) > 1:
                     dec = Decision(done, k, move, pos.trick_number, seat, pos.side_of(seat),
                                    _decision_kind(act, legal), str(act), tuple(map(str, legal)))
@@ -482,7 +475,8 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                         found = dd.measure(pos, act)
                         if found is not None:
                             dec.dd_best, dec.dd_loss, dec.dd_value = found
-                    if view is not None:
+                    if worlds:
+                        view = pos.view(seat)  # the search measure's only input
                         deadline = (math.inf if move_time is None
                                     else time.perf_counter() + move_time)
                         _search_measure(dec, view, legal, act,

@@ -177,18 +177,19 @@ def _equivalents(view: SeatView, legal: Sequence[Action]) -> list[int]:
     the seat's hand or played). Not while a stock lasts: the 7 of trumps is not the 6 there."""
     from ..variants import find_variant
 
-    if view.stock_count:
-        return list(range(len(legal)))
-    return equivalent_actions(find_variant(view.variant).order,
+    return equivalent_actions(find_variant(view.variant).order, view.stock_count,
                               view.hand.mask | view.played.mask, legal)
 
 
-def equivalent_actions(order: RankOrder, seen: int, legal: Sequence[Action]) -> list[int]:
+def equivalent_actions(order: RankOrder, stock_count: int, seen: int,
+                       legal: Sequence[Action]) -> list[int]:
     """:func:`_equivalents` of a seat that has seen the cards ``seen`` (its hand and every
-    card played), once no stock is left."""
+    card played) with ``stock_count`` cards in the stock."""
     from ..cards import Card
 
     rep = list(range(len(legal)))
+    if stock_count:
+        return rep
     for i, a in enumerate(legal):
         if not isinstance(a, Card):
             continue
