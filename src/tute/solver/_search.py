@@ -720,7 +720,8 @@ def _qkey(h: np.ndarray, cfg: np.ndarray, n: int, leader: int, rem: int, calm: b
 @_hot
 def _point_shift(a: int, b: int, fam: int, pinned: int) -> int:
     """The card points by which two sets of live cards (strength order) differ rank by rank,
-    -1 if they differ in a suit's count. Two trick starts of one rank structure have the
+    -1 if they differ in a suit's count or in the counting cards of a suit ``pinned`` (keyed
+    by card: a marriage may still be sung there). Two trick starts of one rank structure have the
     same tree of play, every line taking the same ranks to the same side: their values
     differ by at most this (times the scale)."""
     d = 0
@@ -744,7 +745,7 @@ def _point_shift(a: int, b: int, fam: int, pinned: int) -> int:
 @_hot
 def _qs_find(tt: np.ndarray, mask: int, gen: int, k0: int, k1: int, k2: int, hv: int,
              fam: int, scale: int) -> tuple[int, int, int]:
-    """(lower bound, upper bound, move code) of a calm trick start keyed by :func:`_qkey`,
+    """(lower bound, upper bound, move code) of a trick start keyed by :func:`_qkey`,
     from every entry of its bucket with its rank structure: an entry of the same live cards
     as they are, another widened by the points its cards differ by; (-INF, INF, NOMOVE)
     if none. Its callers keep it apart from the lookup by card: one function for both, with
