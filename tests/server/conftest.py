@@ -26,11 +26,22 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from tute.server.app import create_app
+from tute.server.clock import ManualClock
 from tute.server.hub import Hub
+from tute.server.limits import Limits
 from tute.server.protocol import apply_delta
 from tute.server.store import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+# The deals of the server tests' tables come from SEED: the same at every run, other deals
+# with TUTE_TEST_SEED=n (to look for a test that holds only for some deals).
+SEED = int(os.environ.get("TUTE_TEST_SEED", "0"))
+
+# Tests poll the server far faster than a page does (wait_until): HTTP requests per address
+# are not what they test (test_limits sets its own limits).
+POLLING = Limits(http_rate=1000.0, http_burst=1000)
 
 
 @pytest.fixture
@@ -42,6 +53,8 @@ def make_client(tmp_path: Path) -> Iterator[Any]:
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("trick_pause", 0.0)
         kw.setdefault("ws_rate", 1000.0)  # tests play far faster than people
+        kw.setdefault("limits", POLLING)
+        kw.setdefault("seeds", random.Random(SEED + len(clients)))  # the same deals each run
         kw.setdefault("data_dir", tmp_path / f"data{len(clients)}")
         c = TestClient(create_app(**kw))
         c.__enter__()
@@ -56,6 +69,43 @@ def make_client(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def client(make_client: Any) -> TestClient:
     return make_client()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock that moves only when the test advances it (``make_client(clock=clock)``)."""
+    return ManualClock()
+
+
+def wait_until(cond: Callable[[], Any], what: str = "the condition",
+               timeout: float = 60.0) -> Any:
+    """Poll ``cond`` until it holds (its value is returned): for what the server does in its
+    own thread after a request returns. ``timeout`` is only a guard against a hang, far above
+    any wait a working server needs."""
+    deadline = time.monotonic() + timeout
+    while not (value := cond()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+    return value
+
+
+def run_clock_until(clock: ManualClock, cond: Callable[[], Any], what: str = "the condition",
+                    horizon: float = float("inf"), timeout: float = 60.0) -> Any:
+    """Move ``clock`` from one timer to the next until ``cond`` holds: the server's timers
+    (bots' delays, stand-ins, expiry) fire in their order, as fast as the machine allows.
+    A timer more than ``horizon`` seconds away is not jumped to (the server may be about to
+    set a nearer one: a bot thinking, an intent being handled)."""
+    deadline = time.monotonic() + timeout
+    while not (value := cond()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        step = clock.next_due()
+        if step is None or step > horizon:
+            time.sleep(0.005)
+        else:
+            clock.advance(step)
+    return value
 
 
 class Player:

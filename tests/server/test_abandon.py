@@ -4,7 +4,7 @@ lists it with that status. A human at the table keeps it going; a spectator does
 
 from __future__ import annotations
 
-import time
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,20 +16,27 @@ from typer.testing import CliRunner
 
 from tute.cli import app as cli_app
 from tute.server.app import create_app
+from tute.server.clock import ManualClock
 
-from .conftest import hello
+from .conftest import POLLING, SEED, hello, run_clock_until, wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
-# bots fast enough to play, slow enough that a long match is far from over while we look
-FAST = {"bot_timeout": 0.1, "bot_delay": 0.03, "trick_pause": 0.0, "ws_rate": 1000.0}
+# Every timer runs on a ManualClock the test moves: bots take BOT_DELAY of it a move (so a
+# long match is far from over while we look), a stand-in takes the seat after bot_timeout.
+BOT_DELAY = 2.0
+STAND_IN = 5.0
+FAST = {"bot_timeout": STAND_IN, "bot_delay": BOT_DELAY, "trick_pause": 0.0, "ws_rate": 1000.0,
+        "limits": POLLING}
 LONG = {"match": {"mode": "race", "games": 50}}
+ABANDON = 60.0
 
 
 @contextmanager
-def server(data_dir: Path, **kw: Any) -> Iterator[TestClient]:
+def server(data_dir: Path, clock: ManualClock, **kw: Any) -> Iterator[TestClient]:
     """An app on ``data_dir``, shut down on leaving (so another may open the same storage)."""
-    with TestClient(create_app(data_dir=data_dir, **{**FAST, **kw})) as c:
+    with TestClient(create_app(data_dir=data_dir, clock=clock, seeds=random.Random(SEED),
+                               **{**FAST, **kw})) as c:
         yield c
 
 
@@ -44,40 +51,43 @@ def _info(c: TestClient, r: dict[str, Any]) -> dict[str, Any]:
     return dict(c.get(f"/api/tables/{r['id']}").json())
 
 
-def _wait_status(c: TestClient, r: dict[str, Any], status: str, timeout: float = 15.0) -> float:
-    start = time.monotonic()
-    while _info(c, r)["status"] != status:
-        assert time.monotonic() - start < timeout, f"not {status}: {_info(c, r)['status']}"
-        time.sleep(0.05)
-    return time.monotonic() - start
+def _status(c: TestClient, r: dict[str, Any]) -> str:
+    return str(_info(c, r)["status"])
 
 
-def _visit(c: TestClient, r: dict[str, Any], stay: float = 0.0) -> None:
+def _left(c: TestClient, r: dict[str, Any]) -> None:
+    """Wait until the server has seen the human leave (its timers are set from then)."""
+    wait_until(lambda: not _info(c, r)["seats"][0]["online"], "the departure")
+
+
+def _visit(c: TestClient, r: dict[str, Any], clock: ManualClock, stay: float = 0.0) -> None:
+    """The human connects, stays ``stay`` seconds of the clock, and leaves."""
     with c.websocket_connect(f"/ws/{r['id']}") as ws:
         hello(ws, r["token"])
-        time.sleep(stay)
+        clock.advance(stay)
+    _left(c, r)
 
 
-def test_a_table_whose_humans_left_is_abandoned(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=0.6) as c:
+def test_a_table_whose_humans_left_is_abandoned(tmp_path: Path, clock: ManualClock) -> None:
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c:
         r = _create(c)
-        _visit(c, r, stay=1.2)  # a human there: it plays on past abandon_after
-        assert _info(c, r)["status"] == "playing"
-        took = _wait_status(c, r, "abandoned")
-        assert took > 0.3  # counted from the departure, not from the start
+        _visit(c, r, clock, stay=2 * ABANDON)  # a human there: it plays on past abandon_after
+        assert _status(c, r) == "playing"
+        left = clock.time()
+        # the stand-in and the bots play on until abandon_after after the departure
+        run_clock_until(clock, lambda: _status(c, r) == "abandoned", "the abandonment",
+                        horizon=max(BOT_DELAY, STAND_IN))
+        assert clock.time() == pytest.approx(left + ABANDON)  # from the departure, not the start
         hub = c.app.state.hub  # type: ignore[attr-defined]
         row = hub.store.get(r["id"])
-        assert row.status == "abandoned" and row.finished_at is not None
-        # its bots stopped: nothing more is played or stored
+        assert row.status == "abandoned" and row.finished_at == pytest.approx(clock.time())
+        # its bots stopped: nothing more is played or stored, however long we wait
         v, stored = _info(c, r)["v"], len(hub.store.events(r["id"]))
-        assert v > 0  # bots were playing for the absent human until then
-        time.sleep(0.6)
+        assert v > 1  # bots were playing for the absent human until then
+        clock.advance(ABANDON)
         assert _info(c, r)["v"] == v and len(hub.store.events(r["id"])) == stored
-        for _ in range(100):  # the history may be cached for a moment
-            games = {g["id"]: g for g in c.get("/api/history").json()["games"]}
-            if r["id"] in games:
-                break
-            time.sleep(0.1)
+        clock.advance(hub.history_ttl + 1)  # past the history's cache
+        games = {g["id"]: g for g in c.get("/api/history").json()["games"]}
         assert games[r["id"]]["status"] == "abandoned"
         assert games[r["id"]]["finished_at"] == row.finished_at
         assert c.get(f"/api/games/{r['id']}/record").status_code == 200  # it never goes on
@@ -88,63 +98,67 @@ def test_a_table_whose_humans_left_is_abandoned(tmp_path: Path) -> None:
             if legal:
                 ws.send_json({"type": "act", "action": legal[0], "ref": "x"})
                 assert p.until("error")["code"] in ("over", "not_your_turn")
-    with server(tmp_path / "d", abandon_after=0.6) as c2:  # a restart does not bring it back
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c2:  # a restart: not back
         hub = c2.app.state.hub  # type: ignore[attr-defined]
         assert r["id"] not in hub.tables
         info = _info(c2, r)  # it can still be looked at, stopped
         assert info["status"] == "abandoned" and info["v"] == v
-        time.sleep(0.5)
+        clock.advance(ABANDON)
         assert _info(c2, r)["v"] == v
 
 
-def test_a_spectator_does_not_keep_it_a_human_does(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=0.5) as c:
+def test_a_spectator_does_not_keep_it_a_human_does(tmp_path: Path, clock: ManualClock) -> None:
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c:
         r = _create(c)
-        _visit(c, r)
+        _visit(c, r, clock)
         with c.websocket_connect(f"/ws/{r['id']}") as ws:  # only a spectator stays
             p = hello(ws)
             assert p.seat is None
+            clock.advance(ABANDON)
             while True:
                 m = p.recv()
                 if m["type"] == "seats" and m["status"] == "abandoned":
                     break  # told, and left connected
-        assert _info(c, r)["status"] == "abandoned"
+        assert _status(c, r) == "abandoned"
         kept = _create(c)
         with c.websocket_connect(f"/ws/{kept['id']}") as ws:  # its human stays: it goes on
             hello(ws, kept["token"])
-            time.sleep(1.2)
-            assert _info(c, kept)["status"] == "playing"
+            clock.advance(2 * ABANDON)
+            assert _status(c, kept) == "playing"
 
 
-def test_a_human_coming_back_restarts_the_clock(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=2.0) as c:
+def test_a_human_coming_back_restarts_the_clock(tmp_path: Path, clock: ManualClock) -> None:
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c:
         r = _create(c)
         for _ in range(3):
-            _visit(c, r)
-            time.sleep(0.8)
-            assert _info(c, r)["status"] == "playing"  # 2.4 s in all, 0.8 since the last visit
-        _wait_status(c, r, "abandoned")
+            _visit(c, r, clock)
+            clock.advance(0.8 * ABANDON)  # 2.4 times abandon_after in all, 0.8 since the last
+            assert _status(c, r) == "playing"
+        clock.advance(0.2 * ABANDON)
+        wait_until(lambda: _status(c, r) == "abandoned", "the abandonment")
 
 
-def test_the_clock_goes_on_across_a_restart(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=3600.0) as c:
+def test_the_clock_goes_on_across_a_restart(tmp_path: Path, clock: ManualClock) -> None:
+    with server(tmp_path / "d", clock, abandon_after=3600.0) as c:
         r = _create(c)
-        _visit(c, r)
-        time.sleep(0.3)
-    with server(tmp_path / "d", abandon_after=0.5) as c2:
+        _visit(c, r, clock)
+    clock.advance(0.5 * ABANDON)  # while no server runs
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c2:
         hub = c2.app.state.hub  # type: ignore[attr-defined]
         assert r["id"] in hub.tables  # restored: it was playing
-        _wait_status(c2, r, "abandoned")
-    with server(tmp_path / "d", abandon_after=0.5) as c3:
+        assert _status(c2, r) == "playing"
+        clock.advance(0.5 * ABANDON)  # abandon_after since the departure, across the restart
+        wait_until(lambda: _status(c2, r) == "abandoned", "the abandonment")
+    with server(tmp_path / "d", clock, abandon_after=ABANDON) as c3:
         assert r["id"] not in c3.app.state.hub.tables  # type: ignore[attr-defined]
 
 
-def test_abandon_after_zero_never_abandons(tmp_path: Path) -> None:
-    with server(tmp_path / "d", abandon_after=0.0) as c:
+def test_abandon_after_zero_never_abandons(tmp_path: Path, clock: ManualClock) -> None:
+    with server(tmp_path / "d", clock, abandon_after=0.0) as c:
         r = _create(c)
-        _visit(c, r)
-        time.sleep(1.0)
-        assert _info(c, r)["status"] == "playing"
+        _visit(c, r, clock)
+        clock.advance(7 * 24 * 3600.0)
+        assert _status(c, r) == "playing"
 
 
 def test_tute_serve_has_the_option() -> None:

@@ -22,7 +22,7 @@ from tute.server.botpool import BotPool
 
 from .conftest import play_out
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = pytest.mark.timeout(900)
 
 TINY = SearchBudget(worlds=2)  # a few worlds a decision: a parejas deal in a few seconds
 CARD = re.compile(r"\b[A234567SCR][oceb]\b")
@@ -39,7 +39,9 @@ def _play_out(client: TestClient, deals: int = 1) -> dict[str, Any]:
     return r
 
 
-def _until_searched(client: TestClient, table_id: str, seconds: float = 180) -> dict[str, Any]:
+def _until_searched(client: TestClient, table_id: str, seconds: float = 800) -> dict[str, Any]:
+    # ``seconds`` only guards against a hang: a pool worker's first search compiles the
+    # solver, minutes on a loaded machine
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         p: dict[str, Any] = client.get(f"/api/games/{table_id}/analysis/progress").json()
@@ -71,8 +73,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
     return seen
 
 
-def test_analysis_of_a_finished_game_is_cached(make_client: Any, tmp_path: Path) -> None:
-    """With the search off (worlds 0): the double-dummy measure alone, as before."""
+def test_analysis_of_a_finished_game_is_cached(make_client: Any, tmp_path: Path,
+                                               calls: dict[str, list[Any]]) -> None:
+    """With the search off (worlds 0): the double-dummy measure alone, as before; computed
+    once, then served from memory, and from the data dir after a restart."""
     off = SearchBudget(worlds=0)
     client = make_client(data_dir=tmp_path / "d", analysis_budget=off)
     r = _play_out(client)
@@ -87,12 +91,13 @@ def test_analysis_of_a_finished_game_is_cached(make_client: Any, tmp_path: Path)
     assert a["decisions"] and all(d["dd_loss"] is not None and d["dd_loss"] >= 0
                                   and isinstance(d["dd_value"], int) for d in a["decisions"])
     assert {row["seat"] for row in a["summary"]["seats"]} == {0, 1, 2, 3}
+    assert calls["analyse"] == [[0]]
     t0 = time.perf_counter()
     again = client.get(f"/api/games/{r['id']}/analysis")
     warm = time.perf_counter() - t0
     assert again.json() == a
     print(f"analysis: first {cold:.2f} s, cached {warm * 1000:.1f} ms")
-    assert warm < 1.0 and warm < cold
+    assert calls["analyse"] == [[0]]  # from memory: nothing asked of the pool
     one = client.get(f"/api/games/{r['id']}/analysis?deal=1").json()
     assert one["deal"] == 1 and one["decisions"] == a["decisions"]
     assert one["game_summary"] == a["summary"]
@@ -102,9 +107,8 @@ def test_analysis_of_a_finished_game_is_cached(make_client: Any, tmp_path: Path)
     stored = list((tmp_path / "d" / "analysis").glob("*.json"))
     assert [f.stem for f in stored] == [r["id"]]
     client2 = make_client(data_dir=tmp_path / "d", analysis_budget=off)
-    t0 = time.perf_counter()
     assert client2.get(f"/api/games/{r['id']}/analysis").json() == a
-    assert time.perf_counter() - t0 < 1.0
+    assert calls["analyse"] == [[0]]
 
 
 def test_the_search_measure_follows_and_is_kept(make_client: Any, tmp_path: Path,

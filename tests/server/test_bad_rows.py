@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -33,7 +34,8 @@ DB = "tute.sqlite3"
 
 
 def app(data: Path) -> TestClient:
-    return TestClient(create_app(data_dir=data, **FAST))
+    # seeded deals: a random one could end before the template's actions are played
+    return TestClient(create_app(data_dir=data, seeds=random.Random(4), **FAST))
 
 
 def play(c: TestClient, table: str, tokens: list[str], actions: int | None) -> int:
@@ -77,6 +79,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             j = c.post(f"/api/tables/{r['id']}/join", json={"name": "X"}).json()
             ids[name] = {"id": r["id"], "code": r["code"], "tokens": [r["token"], j["token"]]}
             ids[name]["v"] = play(c, r["id"], ids[name]["tokens"], n)
+            assert c.get(f"/api/tables/{r['id']}").json()["status"] == "playing"
         for name in ("F", "G"):
             r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "public": True,
                                             "seats": ["you", "bot:facil"], "name": name,

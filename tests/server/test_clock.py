@@ -3,8 +3,9 @@ table's bot; it is stored with the table, refused outside its range, and kept by
 
 from __future__ import annotations
 
-import time
 from typing import Any
+
+from tute.server.clock import ManualClock
 
 from .conftest import hello, two_seats
 
@@ -14,8 +15,9 @@ def _table(c: Any, clock: int) -> dict[str, Any]:
     return {"id": tid, "token": t0, "token1": t1}
 
 
-def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any) -> None:
-    c = make_client(clock_scale=0.05)  # the table's 10 s are 0.5 s here
+def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any,
+                                                          clock: ManualClock) -> None:
+    c = make_client(clock=clock)
     r = _table(c, 10)
     with c.websocket_connect(f"/ws/{r['id']}") as w0, \
             c.websocket_connect(f"/ws/{r['id']}") as w1:
@@ -25,18 +27,19 @@ def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any) -> N
         assert st is not None
         mover = st["deal"]["to_move"]
         waiter = players[mover]
-        t0 = time.monotonic()
+        assert clock.next_due() == 10.0  # the mover's clock
+        clock.advance(10.0)
         u = waiter.until("update")  # nobody acts: the clock runs out and the bot plays
-        assert time.monotonic() - t0 >= 0.45
         assert u["seat"] == mover and u["kind"] == "action"
         assert u["v"] == waiter.msgs[0]["v"] + 1  # one decision, then the next clock
         # then the other player's clock: the game goes on with nobody acting
+        clock.advance(10.0)
         u2 = waiter.until("update")
         assert u2["v"] == u["v"] + 1
 
 
-def test_acting_in_time_stops_the_clock(make_client: Any) -> None:
-    c = make_client(clock_scale=0.2)  # 10 s are 2 s
+def test_acting_in_time_stops_the_clock(make_client: Any, clock: ManualClock) -> None:
+    c = make_client(clock=clock)
     r = _table(c, 10)
     with c.websocket_connect(f"/ws/{r['id']}") as w0, \
             c.websocket_connect(f"/ws/{r['id']}") as w1:
@@ -45,16 +48,19 @@ def test_acting_in_time_stops_the_clock(make_client: Any) -> None:
         assert st is not None
         mover = st["deal"]["to_move"]
         p = players[mover]
-        time.sleep(1.0)  # half the clock
+        clock.advance(5.0)  # half the clock
         assert p.state is not None
         action = p.state["deal"]["legal_actions"][0]
         p.send({"type": "act", "action": action})
         u = p.until("update")
+        n = len(p.msgs)
         assert u["seat"] == mover and u["action"] == action  # the player's own, not the bot's
-        # the clock starts again for the next decision: 2 s from now, not from the first turn
-        t0 = time.monotonic()
-        nxt = p.until("update")
-        assert time.monotonic() - t0 >= 1.5, nxt
+        # the clock starts again for the next decision: 10 s from now, not from the first turn
+        assert clock.next_due() == 10.0
+        clock.advance(9.0)
+        assert p.v == u["v"] and len(p.msgs) == n  # nothing more was played
+        clock.advance(1.0)
+        assert p.until("update")["v"] == u["v"] + 1
 
 
 def test_the_clock_is_refused_outside_its_range_and_off_by_default(client: Any) -> None:

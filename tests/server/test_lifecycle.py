@@ -3,37 +3,45 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tute.server.clock import ManualClock
 from tute.server.store import Store, TableRow
 
-from .conftest import hello
+from .conftest import hello, wait_until
 
 pytestmark = pytest.mark.timeout(60)
+TTL = 600.0
 
 
-def _gone(c: TestClient, r: dict[str, Any], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while c.get(f"/api/tables/{r['id']}").status_code != 404:
-        assert time.monotonic() < deadline, "the table did not expire"
-        time.sleep(0.05)
+def _gone(c: TestClient, r: dict[str, Any]) -> None:
+    wait_until(lambda: c.get(f"/api/tables/{r['id']}").status_code == 404, "the expiry")
 
 
-def test_waiting_table_expires_when_nobody_is_there(make_client: Any, tmp_path: Path) -> None:
-    c: TestClient = make_client(waiting_ttl=0.5, data_dir=tmp_path / "d")
+def _online(c: TestClient, r: dict[str, Any]) -> bool:
+    return any(s["online"] and s["kind"] == "human"
+               for s in c.get(f"/api/tables/{r['id']}").json()["seats"])
+
+
+def test_waiting_table_expires_when_nobody_is_there(make_client: Any, tmp_path: Path,
+                                                    clock: ManualClock) -> None:
+    c: TestClient = make_client(waiting_ttl=TTL, data_dir=tmp_path / "d", clock=clock)
     r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
                                     "public": True}).json()
     kept = c.post("/api/tables", json={"variant": "tute_2p_habanero",
                                        "seats": ["you", "bot"]}).json()  # playing: never expires
     with c.websocket_connect(f"/ws/{r['id']}") as ws:
         hello(ws, r["token"])
-        time.sleep(0.8)  # someone is there: it waits as long as they do
+        clock.advance(2 * TTL)  # someone is there: it waits as long as they do
         assert c.get(f"/api/tables/{r['id']}").json()["status"] == "waiting"
+    wait_until(lambda: not _online(c, r), "the departure")
+    clock.advance(TTL - 1)
+    assert c.get(f"/api/tables/{r['id']}").json()["status"] == "waiting"
+    clock.advance(1)
     _gone(c, r)  # left alone: it expires ttl seconds later
     assert c.get(f"/api/code/{r['code']}").status_code == 404
     assert c.get("/api/tables").json()["tables"] == []
@@ -44,20 +52,20 @@ def test_waiting_table_expires_when_nobody_is_there(make_client: Any, tmp_path: 
         assert m["code"] == "not_found" and m["fatal"]
     assert c.get(f"/api/tables/{kept['id']}").status_code == 200
     # and it stays gone after a restart on the same storage
-    c2: TestClient = make_client(waiting_ttl=0.5, data_dir=tmp_path / "d")
+    c2: TestClient = make_client(waiting_ttl=TTL, data_dir=tmp_path / "d", clock=clock)
     assert c2.get(f"/api/tables/{r['id']}").status_code == 404
     assert c2.get(f"/api/tables/{kept['id']}").status_code == 200
 
 
-def test_joining_restarts_the_clock(make_client: Any) -> None:
-    c: TestClient = make_client(waiting_ttl=0.6)
+def test_joining_restarts_the_clock(make_client: Any, clock: ManualClock) -> None:
+    c: TestClient = make_client(waiting_ttl=TTL, clock=clock)
     r = c.post("/api/tables", json={"variant": "tute_parejas",
                                     "seats": ["you", "open", "open", "open"]}).json()
     for _ in range(3):
-        time.sleep(0.35)
+        clock.advance(0.6 * TTL)  # 1.8 times the ttl in all, 0.6 since the last join
         assert c.post(f"/api/tables/{r['id']}/join", json={}).status_code == 200
     assert c.get(f"/api/tables/{r['id']}").json()["status"] == "playing"
-    time.sleep(0.8)
+    clock.advance(2 * TTL)
     assert c.get(f"/api/tables/{r['id']}").status_code == 200  # full: playing, kept
 
 

@@ -15,7 +15,6 @@ import os
 import random
 import sqlite3
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,9 +24,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
 from tute.server.app import create_app
+from tute.server.clock import ManualClock
 from tute.server.store import Store
 
-from .conftest import Player, hello
+from .conftest import Player, hello, wait_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -206,7 +206,8 @@ def test_failed_create_and_join_answer_503_and_store_nothing(tmp_path: Path) -> 
 
 
 def test_a_bot_move_that_was_not_stored_is_tried_again(tmp_path: Path) -> None:
-    with app(tmp_path / "data", bot_delay=0.3) as c:
+    clock = ManualClock()
+    with app(tmp_path / "data", bot_delay=0.3, clock=clock) as c:
         f = faults(c)
         r = c.post("/api/tables", json={"variant": "tute_2p_habanero",
                                         "seats": ["you", "bot:facil"]}).json()
@@ -214,22 +215,28 @@ def test_a_bot_move_that_was_not_stored_is_tried_again(tmp_path: Path) -> None:
             me = hello(ws, r["token"])
             while True:  # play until my move leaves the bot to move
                 if me.state["deal"]["to_move"] != me.seat:  # type: ignore[index]
+                    _next_timer(clock)  # the bot's delay
                     me.until("update")  # the bot's
                     continue
                 m = act(me, me.state["deal"]["legal_actions"][0], "mine")  # type: ignore[index]
                 assert m["type"] == "update"
                 if me.state["deal"]["to_move"] == 1:  # type: ignore[index]
                     break
-            f.failing = True  # before the bot's move (it waits 0.3 s)
-            deadline = time.monotonic() + 5
-            while not f.failed:
-                assert time.monotonic() < deadline, "the bot never tried to move"
-                time.sleep(0.02)
-            time.sleep(0.1)
+            f.failing = True  # before the bot's move (it waits 0.3 s of the clock)
+            _next_timer(clock)
+            wait_until(lambda: f.failed, "the bot's try to move")
             f.failing = False
             nothing_broadcast(me)
-            bot = me.until("update")  # tried again a couple of seconds later
+            _next_timer(clock)  # tried again a moment later
+            _next_timer(clock)  # after its delay
+            bot = me.until("update")
             assert bot["seat"] == 1 and bot["v"] == m["v"] + 1
+
+
+def _next_timer(clock: ManualClock) -> None:
+    """Move the clock to the server's next timer (waiting until it is set) and fire it."""
+    wait_until(clock.pending, "a timer")
+    clock.advance(clock.next_due() or 0.0)
 
 
 def test_a_failed_read_answers_503_without_details(tmp_path: Path) -> None:

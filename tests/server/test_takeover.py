@@ -3,26 +3,21 @@ player returns."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import hello
+from tute.server.clock import ManualClock
+
+from .conftest import hello, wait_until
 
 pytestmark = pytest.mark.timeout(60)
+TIMEOUT = 60.0  # bot_timeout, on the test's clock
 
 
-def _wait(cond: Any, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def test_bot_takes_over_and_hands_back(make_client: Any) -> None:
-    c: TestClient = make_client(bot_timeout=0.3)
+def test_bot_takes_over_and_hands_back(make_client: Any, clock: ManualClock) -> None:
+    c: TestClient = make_client(bot_timeout=TIMEOUT, clock=clock)
     r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
                                     "options": {"games_to_win": 3}}).json()
     j = c.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
@@ -30,6 +25,8 @@ def test_bot_takes_over_and_hands_back(make_client: Any) -> None:
     with c.websocket_connect(f"/ws/{r['id']}") as wb:
         bea = hello(wb, j["token"])
         # Ana never connected: after the timeout a bot plays her seat, Bea sees it announced
+        assert not bea.msgs[0]["table"]["seats"][0]["away"]
+        clock.advance(TIMEOUT)
         seats = bea.until("seats")
         while not seats["seats"][0]["away"]:
             seats = bea.until("seats")
@@ -61,12 +58,17 @@ def test_bot_takes_over_and_hands_back(make_client: Any) -> None:
                 bea.send({"type": "act", "action": st["deal"]["legal_actions"][0]})
                 bea.until("update")
             v = info()["v"]
-            time.sleep(0.8)  # well past bot_delay (0) and the takeover timeout
+            assert clock.pending() == 0  # no stand-in is due
+            clock.advance(2 * TIMEOUT)
             assert info()["v"] == v, "a bot played although Ana is connected"
             ana.send({"type": "act", "action": _mine(ana, v)})
             assert ana.until("update")["seat"] == 0
         # Ana leaves again: the bot comes back after the timeout
-        _wait(lambda: info()["seats"][0]["away"])
+        wait_until(lambda: not info()["seats"][0]["online"], "Ana's departure")
+        clock.advance(TIMEOUT - 1)
+        assert not info()["seats"][0]["away"]
+        clock.advance(1)
+        wait_until(lambda: info()["seats"][0]["away"], "the stand-in")
 
 
 def _mine(p: Any, v: int) -> str:
@@ -75,11 +77,11 @@ def _mine(p: Any, v: int) -> str:
     return str(p.state["deal"]["legal_actions"][0])
 
 
-def test_bots_wait_for_open_seats(make_client: Any) -> None:
-    c: TestClient = make_client(bot_timeout=0.1)
+def test_bots_wait_for_open_seats(make_client: Any, clock: ManualClock) -> None:
+    c: TestClient = make_client(bot_timeout=TIMEOUT, clock=clock)
     r = c.post("/api/tables", json={"variant": "tute_parejas",
                                     "seats": ["you", "medio", "open", "medio"]}).json()
-    time.sleep(0.4)
+    clock.advance(4 * TIMEOUT)
     info = c.get(f"/api/tables/{r['id']}").json()
     assert info["status"] == "waiting" and info["v"] == 0  # nothing played, nobody away
     assert not any(s["away"] for s in info["seats"])

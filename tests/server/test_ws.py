@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -179,9 +178,9 @@ def test_fill_bots_by_host_starts_the_game(client: TestClient) -> None:
         seats = p.until("seats")
         assert seats["status"] == "playing"
         assert [s["kind"] for s in seats["seats"]] == ["human", "bot", "bot", "bot"]
-    deadline = time.monotonic() + 5
-    while client.get(f"/api/tables/{r['id']}").json()["v"] < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)  # bots play until it is seat 0's turn (or it already was)
+        # the bots play until it is seat 0's turn (or it already was)
+        while p.state is not None and p.state["deal"]["to_move"] != 0:
+            p.until("update")
 
 
 def test_refusals_carry_their_code_and_the_page_its_words(client: TestClient) -> None:

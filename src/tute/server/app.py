@@ -11,6 +11,7 @@ import contextlib
 import gc
 import logging
 import os
+import random
 import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from ..i18n import LANGS, catalogue
 from ..tutorials import LessonRefusal
 from .analyses import SearchBudget
 from .botpool import close_shared_pool
+from .clock import Clock
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
@@ -57,7 +59,7 @@ def _clean_name(name: str) -> str:
 Name = Annotated[str, Field(max_length=40)]
 # The turn clock: seconds a player has for each decision before the table's bot plays it
 # (0: no clock). Below 10 s nobody can read the table; above 10 minutes it is no clock.
-Clock = Annotated[int, Field(ge=0, le=600)]
+TurnClock = Annotated[int, Field(ge=0, le=600)]
 
 
 class _Body(BaseModel):
@@ -72,7 +74,7 @@ class PlayBody(_Body):
     public: bool = False  # a quick game is private (not in the history) unless asked
     chat: bool = True
     hints: bool = False  # against bots hints are always allowed; this stores the setting
-    clock: Clock = 0
+    clock: TurnClock = 0
 
 
 class CreateBody(_Body):
@@ -83,7 +85,7 @@ class CreateBody(_Body):
     public: bool = False
     chat: bool = True
     hints: bool = False  # hints also where other people play (against bots: always)
-    clock: Clock = 0
+    clock: TurnClock = 0
 
 
 def _clock(seconds: int) -> int:
@@ -157,14 +159,17 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                ws_rate: float = 8.0, ws_burst: int = 24,
                waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
                abandon_after: float = 30 * 60.0, clock_scale: float = 1.0,
-               analysis_budget: SearchBudget | None = None) -> FastAPI:
+               analysis_budget: SearchBudget | None = None,
+               clock: Clock | None = None, seeds: random.Random | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
     ``waiting_ttl``: seconds before a table with open seats and nobody connected expires
     (0: never); ``limits``: the caps and rate limits per address (:class:`Limits`, whose
     socket-level part :func:`tute.server.run` applies); ``analysis_budget``: the budget of the
-    search measure of finished games' analyses (:class:`SearchBudget`). A bad URL or a
+    search measure of finished games' analyses (:class:`SearchBudget`); ``clock``: the time
+    of every table timer (:class:`~tute.server.clock.Clock`; tests pass a ManualClock);
+    ``seeds``: where new tables' deals come from (tests pass a seeded Random). A bad URL or a
     missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
     served."""
     limits = limits or Limits()
@@ -178,7 +183,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                          abandon_after=abandon_after,  # a started table with its humans gone
                          max_spectators=limits.spectators,
                          spectators_per_address=limits.spectators_per_address,
-                         seat_clients=limits.seat_connections, clock_scale=clock_scale)
+                         seat_clients=limits.seat_connections, clock_scale=clock_scale,
+                         clock=clock or Clock())
     # per address, shared by its connections: reconnecting starts no new bucket
     creates = Buckets(create_per_minute / 60.0, max(5, int(create_per_minute)))
     lookups = Buckets(limits.code_per_minute / 60.0, limits.code_burst)
@@ -189,7 +195,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store = Store(url)
         log.info("database: %s", store.url)
         store.start()
-        hub = Hub(store, config, max_tables=max_tables)
+        hub = Hub(store, config, max_tables=max_tables, seeds=seeds)
         app.state.hub = hub
         hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
         hub.analyses.budget = analysis_budget or SearchBudget()
@@ -431,7 +437,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         address = _address(websocket)
-        client = Client(config.client_queue, config.rate, config.burst, address=address)
+        client = Client(config.client_queue, config.rate, config.burst, address=address,
+                        clock=config.clock)
         pump = asyncio.create_task(_pump(websocket, client))
         table: Table | None = None
         try:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -91,10 +91,14 @@ def _option_json(v: Any, name: str) -> dict[str, Any]:
 
 
 class Hub:
-    def __init__(self, store: Store, config: TableConfig, max_tables: int = 1000):
+    def __init__(self, store: Store, config: TableConfig, max_tables: int = 1000,
+                 seeds: random.Random | None = None):
         self.store = store
         self.config = config
         self.max_tables = max_tables
+        # where new tables' deals come from: None, the engine's own unpredictable seeds;
+        # tests pass a seeded Random so that every run deals the same cards
+        self._seeds = seeds
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
@@ -218,7 +222,8 @@ class Hub:
             raise TableError("busy", "the server has too many live tables; try again later")
         try:
             var = find_variant(variant)
-            match = Match.new(var, seed=seed, options=options or {})
+            match = Match.new(var, seed=self._seed() if seed is None else seed,
+                              options=options or {})
         except TuteError as exc:
             raise TableError("bad_table", str(exc)) from None
         n = var.seat_count(match.options)
@@ -255,7 +260,7 @@ class Hub:
             seed=match.seed, first_dealer=match.first_dealer,
             seats=[s.to_store() for s in built], host=host, public=public,
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
-            version=0, result=None, created_at=time.time(), finished_at=None)
+            version=0, result=None, created_at=self.config.clock.time(), finished_at=None)
         try:
             await self.store.write(Store.op_create(row))
             if not chat or hints or clock:
@@ -277,7 +282,7 @@ class Hub:
         (a new deal, a new seed). Returns it and each human seat's new token."""
         if len(self.tables) >= self.max_tables:
             raise TableError("busy", "the server has too many live tables; try again later")
-        match = Match.new(old.row.variant, options=old.row.options)
+        match = Match.new(old.row.variant, seed=self._seed(), options=old.row.options)
         tokens: dict[int, str] = {}
         built: list[Seat] = []
         for i, st in enumerate(old.seats):
@@ -290,6 +295,9 @@ class Hub:
         table = await self._open(match, built, host, old.public, old.chat, old.hints,
                                  old.clock)
         return table, tokens
+
+    def _seed(self) -> int | None:
+        return None if self._seeds is None else self._seeds.getrandbits(63)
 
     def _new_code(self) -> str:
         while True:
@@ -314,7 +322,7 @@ class Hub:
         """The latest finished public games, and the visitor's own: ``seats`` maps table ids
         to the seat tokens the visitor holds there (a private game is shown only to a holder
         of one of its seats)."""
-        now = time.monotonic()
+        now = self.config.clock.monotonic()
         if self._public_history is None or now - self._public_history[0] > self.history_ttl:
             # one scan serves every lobby polling within history_ttl seconds
             self._public_history = (now, await asyncio.to_thread(self._public_rows, limit))

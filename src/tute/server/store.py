@@ -542,23 +542,27 @@ class Store:
     @staticmethod
     def op_event(table_id: str, version: int, kind: str, seat: int | None, data: str,
                  *, status: str | None = None, seats: list[dict[str, Any]] | None = None,
-                 result: dict[str, Any] | None = None) -> Op:
-        """Append one event and move the table's version (and status/seats/result) with it."""
-        return EventOp(table_id, version, kind, seat, data, time.time(), status, seats, result)
+                 result: dict[str, Any] | None = None, at: float | None = None) -> Op:
+        """Append one event and move the table's version (and status/seats/result) with it;
+        ``at``: its time (default now)."""
+        return EventOp(table_id, version, kind, seat, data, time.time() if at is None else at,
+                       status, seats, result)
 
     @staticmethod
-    def op_status(table_id: str, status: str) -> Op:
-        ended = {"finished_at": time.time()} if status == "abandoned" else {}  # history order
+    def op_status(table_id: str, status: str, at: float | None = None) -> Op:
+        when = time.time() if at is None else at
+        ended = {"finished_at": when} if status == "abandoned" else {}  # history order
         def op(conn: Connection) -> None:
             conn.execute(update(tables).where(tables.c.id == table_id).values(status=status,
                                                                                **ended))
         return op
 
     @staticmethod
-    def op_note(table_id: str, kind: str, seat: int | None, data: str) -> Op:
+    def op_note(table_id: str, kind: str, seat: int | None, data: str,
+                at: float | None = None) -> Op:
         """Store one non-game row (a chat line, the table's settings)."""
         values = {"table_id": table_id, "kind": kind, "seat": seat, "data": data,
-                  "at": time.time()}
+                  "at": time.time() if at is None else at}
 
         def op(conn: Connection) -> None:
             conn.execute(insert(notes).values(**values))

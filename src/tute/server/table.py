@@ -19,7 +19,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,6 +34,7 @@ from ..i18n import refusal_text
 from ..match import Match, replay_stored
 from ..messages import Refusal
 from .botpool import is_heavy, shared_pool
+from .clock import Clock, TimerHandle
 from .protocol import (
     PROTOCOL,
     action_for,
@@ -81,6 +81,7 @@ class TableConfig:
     hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
     hint_burst: int = 3
     clock_scale: float = 1.0  # real seconds per second of a table's turn clock (tests: less)
+    clock: Clock = field(default_factory=Clock)  # every timer's time (tests: a ManualClock)
 
 
 class TableError(Exception):
@@ -117,10 +118,11 @@ class Client:
     """
 
     def __init__(self, maxsize: int = 512, rate: float = 8.0, burst: int = 24,
-                 address: str = ""):
+                 address: str = "", clock: Clock | None = None):
+        self.clock = clock or Clock()
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize)
         self.address = address  # the client's address key: spectator caps count per address
-        self.opened = time.monotonic()
+        self.opened = self.clock.monotonic()
         self.seat: int | None = None
         self.table: Table | None = None
         self.closed = False
@@ -128,7 +130,7 @@ class Client:
         self._rate = rate
         self._burst = float(burst)
         self._tokens = float(burst)
-        self._stamp = time.monotonic()
+        self._stamp = self.clock.monotonic()
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -150,7 +152,7 @@ class Client:
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
         if self._tokens >= 1.0:
@@ -167,7 +169,7 @@ class Seat:
     token_hash: str | None = None
     clients: set[Client] = field(default_factory=set)
     away: bool = False  # a bot is playing for the absent human
-    timer: asyncio.TimerHandle | None = None
+    timer: TimerHandle | None = None
     chat: tuple[float, float] = (0.0, 0.0)  # chat token bucket: (tokens, last refill)
     hint: tuple[float, float] = (0.0, 0.0)  # hint token bucket: (tokens, last refill)
     hinting: bool = False  # a hint of this seat is being computed
@@ -225,11 +227,13 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, tuple[Bot, int]] = {}  # seat -> (bot, deal index it saw last)
         self._bot_task: asyncio.Task[None] | None = None
-        self._idle: asyncio.TimerHandle | None = None
+        self._idle: TimerHandle | None = None
         self._on_idle = on_idle
-        self._expiry: asyncio.TimerHandle | None = None
+        self._expiry: TimerHandle | None = None
         self._humans_gone_at: float | None = None  # wall clock; see _check_expiry
-        self._idle_since = time.time() if idle_since is None else idle_since  # wall clock
+        self.timekeeper = config.clock  # every timer of the table (tests: a ManualClock)
+        self._idle_since = (self.timekeeper.time() if idle_since is None
+                            else idle_since)  # wall clock
         # The state as last sent: the public part, and per seat with connections its private
         # part (None: no connection saw it; rebuilt on connect). Deltas are diffs of these.
         self._pub: dict[str, Any] | None = None
@@ -244,7 +248,7 @@ class Table:
         self._hint_tasks: set[asyncio.Task[None]] = set()
         # the turn clock: seconds a player has for a decision before the bot plays it (0: off)
         self.clock = clock
-        self._turn: tuple[int, int, asyncio.TimerHandle] | None = None  # (seat, version, timer)
+        self._turn: tuple[int, int, TimerHandle] | None = None  # (seat, version, timer)
 
     # ------------------------------------------------------------ actor plumbing
 
@@ -305,7 +309,7 @@ class Table:
         return [{"seat": i, "kind": s.kind, "name": s.name,
                  "level": s.level if s.kind == "bot" else None,
                  "online": bool(s.clients) or s.kind == "bot", "away": s.away,
-                 "bot_in": _seconds_left(s.timer)}
+                 "bot_in": _seconds_left(self.timekeeper, s.timer)}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -411,7 +415,7 @@ class Table:
                     self._arm_timer(client.seat)
                 self._broadcast_seats()
         self._check_idle()
-        self._idle_since = time.time()
+        self._idle_since = self.timekeeper.time()
         self._check_expiry()
 
     def _check_expiry(self) -> None:
@@ -435,9 +439,8 @@ class Table:
                 return
         if ttl <= 0:
             return
-        delay = max(0.0, since + ttl - time.time())
-        self._expiry = asyncio.get_running_loop().call_later(
-            delay, lambda: self.post(self._expire))
+        delay = max(0.0, since + ttl - self.timekeeper.time())
+        self._expiry = self.timekeeper.call_later(delay, lambda: self.post(self._expire))
 
     async def _expire(self) -> None:
         self._expiry = None
@@ -446,7 +449,7 @@ class Table:
             return
         if self.status != "waiting" or self._all_clients():
             return
-        await self.store.write(Store.op_status(self.id, "expired"))
+        await self.store.write(Store.op_status(self.id, "expired", at=self.timekeeper.time()))
         self.status = "expired"
         if self._on_idle:
             self._on_idle(self)
@@ -457,11 +460,11 @@ class Table:
         if any(s.clients for s in self.seats if s.kind == "human"):
             return
         try:
-            await self.store.write(Store.op_status(self.id, "abandoned"))
+            await self.store.write(Store.op_status(self.id, "abandoned",
+                                                    at=self.timekeeper.time()))
         except Exception:
             log.exception("table %s: could not store its abandonment; trying again", self.id)
-            self._expiry = asyncio.get_running_loop().call_later(
-                60.0, lambda: self.post(self._expire))
+            self._expiry = self.timekeeper.call_later(60.0, lambda: self.post(self._expire))
             return
         self.status = "abandoned"
         for st in self.seats:
@@ -476,10 +479,10 @@ class Table:
 
     def _check_idle(self) -> None:
         if self.status in ("finished", "abandoned") and not self._all_clients() and self._on_idle:
-            loop = asyncio.get_running_loop()
             if self._idle:
                 self._idle.cancel()
-            self._idle = loop.call_later(self.config.linger, self._on_idle, self)
+            on_idle = self._on_idle
+            self._idle = self.timekeeper.call_later(self.config.linger, lambda: on_idle(self))
 
     def _missed(self, since: Any, seat: int | None) -> list[dict[str, Any]] | None:
         """The updates after version ``since`` as this audience saw them, or None when they are
@@ -593,7 +596,8 @@ class Table:
             await self.store.write(Store.op_event(
                 self.id, v, "action", seat, str(act),
                 status="finished" if over else None,
-                result=self.match.result().to_json() if over else None))
+                result=self.match.result().to_json() if over else None,
+                at=self.timekeeper.time()))
         except Exception as exc:
             if not await self.store.committed(self.id, v):
                 # Not stored: nothing is broadcast and the match goes back to the stored
@@ -602,7 +606,7 @@ class Table:
                           self.store.reason(exc))
                 self.match = await asyncio.to_thread(self._reload_match)
                 if self.seats[seat].bot_plays:  # nobody will send it again: the bot retries
-                    asyncio.get_running_loop().call_later(_STORAGE_RETRY, self._kick)
+                    self.timekeeper.call_later(_STORAGE_RETRY, self._kick)
                 raise TableError("storage", "the action could not be saved; try again") from None
         self.v = v
         if over:
@@ -702,9 +706,10 @@ class Table:
             line["text"] = text
         if not self._chat_allowed(self.seats[seat]):
             raise TableError("rate_limited", "too many chat messages; wait a moment")
-        line["at"] = round(time.time(), 1)
+        line["at"] = round(self.timekeeper.time(), 1)
         try:
-            await self.store.write(Store.op_note(self.id, "chat", seat, store_dumps(line)))
+            await self.store.write(Store.op_note(self.id, "chat", seat, store_dumps(line),
+                                                  at=self.timekeeper.time()))
         except Exception as exc:
             log.error("table %s: chat not stored: %s", self.id, self.store.reason(exc))
             raise TableError("storage", "the message could not be saved; try again") from None
@@ -715,7 +720,7 @@ class Table:
 
     def _chat_allowed(self, st: Seat) -> bool:
         """A token bucket per seat (shared by its connections): chat_rate lines a second."""
-        now = time.monotonic()
+        now = self.timekeeper.monotonic()
         tokens, stamp = st.chat if st.chat[1] else (float(self.config.chat_burst), now)
         tokens = min(float(self.config.chat_burst), tokens + (now - stamp) * self.config.chat_rate)
         if tokens < 1.0:
@@ -799,7 +804,7 @@ class Table:
 
     def _hint_allowed(self, st: Seat) -> bool:
         """A token bucket per seat: hint_rate hints a second, bursts of hint_burst."""
-        now = time.monotonic()
+        now = self.timekeeper.monotonic()
         burst = float(self.config.hint_burst)
         tokens, stamp = st.hint if st.hint[1] else (burst, now)
         tokens = min(burst, tokens + (now - stamp) * self.config.hint_rate)
@@ -846,7 +851,7 @@ class Table:
             await self.store.write(Store.op_event(
                 self.id, v, "seat", None,
                 store_dumps({str(i): s.to_store() for i, s in changes.items()}),
-                status=status, seats=[s.to_store() for s in seats]))
+                status=status, seats=[s.to_store() for s in seats], at=self.timekeeper.time()))
         except Exception as exc:
             if not await self.store.committed(self.id, v):  # not stored: nothing changes
                 log.error("table %s: seat change not stored: %s", self.id,
@@ -858,7 +863,7 @@ class Table:
         self.history.append(_Update(v, "seat", None, None, ()))
         started = status == "playing" and self.status == "waiting"
         self.status = status
-        self._idle_since = time.time()
+        self._idle_since = self.timekeeper.time()
         self._check_expiry()
         self._broadcast_seats()
         if started:
@@ -873,8 +878,8 @@ class Table:
         st = self.seats[seat]
         if st.timer:
             st.timer.cancel()
-        st.timer = asyncio.get_running_loop().call_later(
-            self.config.bot_timeout, lambda: self.post(self._take_over, seat))
+        st.timer = self.timekeeper.call_later(self.config.bot_timeout,
+                                         lambda: self.post(self._take_over, seat))
 
     async def _take_over(self, seat: int) -> None:
         st = self.seats[seat]
@@ -916,7 +921,7 @@ class Table:
         deal = self.match.deal
         pause = self.config.trick_pause if not deal.trick and deal.tricks else 0.0
         v = self.v
-        timer = asyncio.get_running_loop().call_later(
+        timer = self.timekeeper.call_later(
             self.clock * self.config.clock_scale + pause,
             lambda: self.post(self._clock_out, seat, v))
         self._turn = (seat, v, timer)
@@ -941,7 +946,7 @@ class Table:
 
     async def _think(self, seat: int, v: int, delay: float, forced: bool = False) -> None:
         if delay > 0:
-            await asyncio.sleep(delay)
+            await self.timekeeper.sleep(delay)
         bot = self._bot_for(seat)
         view = self.match.deal.view(seat)
         legal = list(view.legal_actions)
@@ -988,12 +993,12 @@ class Table:
         return bot
 
 
-def _seconds_left(timer: asyncio.TimerHandle | None) -> float | None:
+def _seconds_left(clock: Clock, timer: TimerHandle | None) -> float | None:
     """Seconds until a bot takes an absent player's seat (a countdown the others can see),
     or None when no bot is due."""
     if timer is None or timer.cancelled():
         return None
-    return round(max(0.0, timer.when() - time.monotonic()), 1)  # the loop's clock
+    return round(clock.left(timer), 1)
 
 
 CHAT_KEPT = 50  # chat lines kept in memory and sent with the welcome
