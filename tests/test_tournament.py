@@ -158,3 +158,45 @@ def test_a_split_tournament_gives_the_figures_of_one_process(backend: str) -> No
 def test_a_bad_backend_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="invalid backend 'mpi'"):
         tournament(["rules", "random"], deals=1, backend="mpi")
+
+
+def test_arena_checks_its_plot_path_before_playing(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --plot that cannot be written is refused before the first deal (a typo must not lose
+    an hour's arena); the results are printed before the plot is written."""
+    from typer.testing import CliRunner
+
+    import tute.arena
+    from tute.cli import app
+
+    played: list[int] = []
+    real = tute.arena.tournament
+
+    def counting(*args: object, **kw: object) -> object:
+        played.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tute.arena, "tournament", counting)
+    runner = CliRunner()
+    missing = tmp_path / "no-such-folder" / "elo.svg"
+    out = runner.invoke(app, ["arena", "random,rules", "--variant", "tute_2p_corriente",
+                              "--deals", "2", "--plot", str(missing)])
+    assert out.exit_code == 2 and "cannot write --plot" in out.output
+    assert "No such file or directory" in out.output
+    assert played == [] and not missing.parent.exists()
+    # writable when asked, not when the games end: the figures come out all the same
+    late = tmp_path / "late"
+    late.mkdir()
+    plot = late / "elo.svg"
+
+    def then_unwritable(*args: object, **kw: object) -> object:
+        res = real(*args, **kw)  # type: ignore[arg-type]
+        late.rmdir()
+        return res
+
+    monkeypatch.setattr(tute.arena, "tournament", then_unwritable)
+    out = runner.invoke(app, ["arena", "random,rules", "--variant", "tute_2p_corriente",
+                              "--deals", "2", "--plot", str(plot)])
+    assert out.exit_code == 2 and "cannot write --plot" in out.stderr
+    assert "Elo [95% CI]" in out.stdout and "random vs rules" in out.stdout
+    assert not plot.parent.exists()  # nothing was left behind by the check either

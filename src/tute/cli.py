@@ -1510,6 +1510,8 @@ def arena_command(
             import tute.solver  # noqa: F401
         except ImportError:
             _bad("--dd-loss needs the solver: pip install 'tute[solver]'")
+    if plot is not None:
+        _check_writable(plot, "--plot")  # before the games: an hour's arena is not lost
     show = not as_json and sys.stderr.isatty()
     try:
         res = tournament(names, var.id, deals=deals, seed=seed, options=opts,
@@ -1520,6 +1522,11 @@ def arena_command(
         _bad(str(exc))
     if show:
         sys.stderr.write("\n")
+    # the results first, the plot after: a plot that cannot be written loses no figure
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+    else:
+        _print_arena(res, var.id, names, deals, seed, dd_loss)
     if plot is not None:
         try:
             if plot.suffix.lower() == ".png":
@@ -1528,10 +1535,24 @@ def arena_command(
                 plot.write_text(ratings_svg(res), encoding="utf-8")
         except OSError as exc:
             _bad(f"cannot write --plot {_q(str(plot))}: {exc.strerror}")
-    if as_json:
-        typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
-        return
-    typer.echo(f"arena {var.id}: {', '.join(names)}; {deals} duplicate deals per pair, "
+
+
+def _check_writable(path: Path, flag: str) -> None:
+    """Exit 2 naming ``flag`` unless ``path`` can be written (a file made only to check is
+    removed again)."""
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        _bad(f"cannot write {flag} {_q(str(path))}: {exc.strerror}")
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def _print_arena(res: Any, variant: str, names: list[str], deals: int, seed: int,
+                 dd_loss: bool) -> None:
+    typer.echo(f"arena {variant}: {', '.join(names)}; {deals} duplicate deals per pair, "
                f"seed {seed}")
     width = max(len(n) for n in names)
     typer.echo(f"{'bot':<{width}}  {'Elo [95% CI]':>20}"

@@ -309,6 +309,10 @@ class Match:
                 raise RecordError(f"invalid record: deal {k} 'actions' must be a list",
                                   field="deals")
             for i, action in enumerate(actions):
+                if len(match.deals) != k + 1 or match.deals[k].is_over():
+                    # the surplus would spill into the next deal: a record means one thing
+                    raise RecordError(f"invalid record: deal {k} has actions after its end "
+                                      f"(action {i})", index=offset + i, field="deals")
                 try:
                     if feed is None:
                         match.apply(action)
