@@ -10,6 +10,12 @@ by its variant, options and seeds alone. The ``*_hide_arrastre_suit_*`` records 
 ``guinote_hide_arrastre_suit``, retired for a while and an option again since (presentation
 only: the play is the same); they were written by the engine of before and are not rewritten
 by this script.
+
+One set per released record version: ``golden_records/`` holds version 1's (with the
+four-player cabrón records ``cabron_4_positions_*`` written by the engine of version 1 at
+bf3d772^, whose deals its middle rule scored otherwise than today's), ``records_v2/``
+version 2's. ``python tests/golden_records.py`` writes the set of today's version into
+``records_v<VERSION>/``; it never rewrites an earlier version's set.
 """
 
 from __future__ import annotations
@@ -21,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DIR = HERE / "data" / "golden_records"
+DIR = HERE / "data" / "golden_records"  # version 1's records
+
+
+def version_dir(version: int) -> Path:
+    """Where the records of a record version are kept."""
+    return DIR if version == 1 else HERE / "data" / f"records_v{version}"
+
 
 # (name, variant, options); each is saved as a deal record and as a match record
 CASES: list[tuple[str, str, dict[str, Any]]] = [
@@ -68,6 +80,11 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("guinote_2p", "guinote_2p", {"partidas_per_coto": 1, "cotos_to_win": 1}),
     ("cabron", "tute_cabron", {"loss_limit": 2}),
     ("cabron_4", "tute_cabron", {"players": 4, "loss_limit": 2}),
+    # games of version 2 on (not in version 1's set)
+    ("gana_pierde", "tute_gana_pierde", {"loss_limit": 2}),
+    ("gana_pierde_3", "tute_gana_pierde", {"players": 3, "loss_limit": 2}),
+    ("cabrero", "tute_cabrero", {"loss_limit": 2}),
+    ("cabrero_5", "tute_cabrero", {"players": 5, "loss_limit": 2}),
 ]
 
 # deals de vueltas (a carry of the previous totals)
@@ -221,10 +238,15 @@ def build() -> dict[str, dict[str, Any]]:
 
 def main() -> None:
     sys.path.insert(0, str(HERE.parent / "src"))
-    DIR.mkdir(parents=True, exist_ok=True)
+    from tute.records import VERSION
+
+    out = version_dir(VERSION)
+    if VERSION == 1 or out.exists():
+        raise SystemExit(f"{out} is the set of a released version: it is never rewritten")
+    out.mkdir(parents=True)
     for name, data in build().items():
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
-        (DIR / f"{name}.json").write_text(text + "\n", encoding="utf-8")
+        (out / f"{name}.json").write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Every game saved by an earlier version still loads and means the same (issue 16): the
-records in ``tests/data/golden_records/`` replay to their stored results and event logs.
+records of each released record version (``tests/data/golden_records/`` for version 1,
+``tests/data/records_v2/`` for version 2) replay to their stored results and event logs,
+under the rules they were played with (``records.EARLIER_RULES``).
 
 They are version-1 records. Version 2 no longer asks the trick winner of a stock game about
 the exchange before the draw (the right is kept for its turn), so the records of the stock
@@ -16,15 +18,52 @@ from typing import Any
 import pytest
 
 import tute
-from golden_records import DIR, event_log
-from tute.records import RETIRED_OPTIONS, VERSION
+from golden_records import DIR, event_log, version_dir
+from tute.errors import RecordError
+from tute.records import RETIRED_OPTIONS, VERSION, earlier_rules
 
 FILES = sorted(DIR.glob("*.json"))
+V2 = sorted(version_dir(2).glob("*.json"))
 _MOVED = ("Passed", "Exchanged")  # what the migration may drop (passes) or move (exchanges)
 
 
 def test_golden_set_is_there() -> None:
     assert len(FILES) >= 60
+    assert len(V2) >= 150 and VERSION == 2  # a new version brings its own set
+    games = {json.loads(p.read_text(encoding="utf-8"))["record"]["variant"] for p in V2}
+    assert games == set(tute.VARIANTS)  # every game
+
+
+@pytest.mark.parametrize("path", V2, ids=[p.stem for p in V2])
+def test_version_2_record(path: Path) -> None:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    record = data["record"]
+    assert record["version"] == 2 and earlier_rules(record) == {}
+    game = (tute.Match if record["kind"] == "match" else tute.Deal).from_record(record)
+    assert game.result().to_json() == data["result"]
+    logs = ([event_log(d.events) for d in game.deals] if isinstance(game, tute.Match)
+            else event_log(game.events))
+    assert logs == data["events"]
+    assert game.to_record() == record
+
+
+def test_a_record_plays_by_the_rules_of_its_day() -> None:
+    """Four-player cabrón records written before ``cabron_middle`` (version 1) replay with the
+    middle rule of then (``positions``) and give their stored results; read as today's,
+    the same actions give other results. The user is told which rule applied."""
+    paths = sorted(DIR.glob("cabron_4_positions_*.json"))
+    assert len(paths) == 3
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        record = data["record"]
+        assert "cabron_middle" not in record["options"]
+        assert earlier_rules(record) == {"cabron_middle": "positions"}
+        kind = tute.Match if record["kind"] == "match" else tute.Deal
+        assert kind.from_record(record).result().to_json() == data["result"]
+        with pytest.raises(RecordError, match="replaying the actions gives"):
+            kind.from_record(record | {"version": 2})  # its stored result is not today's
+        # and named, for good, when written again
+        assert kind.from_record(record).to_record()["options"]["cabron_middle"] == "positions"
 
 
 def _same_log(now: list[list[Any]], then: list[list[Any]], migrated: bool) -> None:
@@ -41,8 +80,9 @@ def test_golden_record(path: Path) -> None:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     record = data["record"]
     assert record["version"] == 1
-    # what the record says today: a retired option (it never changed the play) is dropped
-    today = record | {"version": VERSION, "options": {
+    # what the record says today: a retired option (it never changed the play) is dropped,
+    # and the rules of its day that it did not name are named (records.EARLIER_RULES)
+    today = record | {"version": VERSION, "options": earlier_rules(record) | {
         k: v for k, v in record["options"].items() if k not in RETIRED_OPTIONS}}
     if record["kind"] == "match":
         match = tute.Match.from_record(record)

@@ -82,3 +82,32 @@ def test_the_commands_refuse_it_in_one_line(command: list[str], tmp_path: Path) 
     err = out.stderr.strip()
     assert f"deal 0 has actions after its end (action {n})" in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_user_is_told_which_rule_of_its_day_applied(tmp_path: Path) -> None:
+    """A version-1 four-player cabrón record plays by the middle rule of then; replay,
+    analyze, the line-by-line game and the terminal game say so."""
+    from golden_records import DIR
+
+    from tute.tui.session import Session
+
+    source = DIR / "cabron_4_positions_match_21.json"
+    record = json.loads(source.read_text(encoding="utf-8"))["record"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    runner = CliRunner()
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "Registro de la versión 1: se juega con cabron_middle=positions" in out.stdout
+    out = runner.invoke(app, ["replay", str(path), "--json"])
+    assert json.loads(out.stdout)["earlier_rules"] == {"cabron_middle": "positions"}
+    out = runner.invoke(app, ["analyze", str(path), "--worlds", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["earlier_rules"] == {"cabron_middle": "positions"}
+    session = Session.load(path, lang="en")
+    assert any("played with cabron_middle=positions" in line for line in session.log)
+    # today's records name nothing of the kind
+    today = tmp_path / "today.json"
+    today.write_text(json.dumps(_played()), encoding="utf-8")
+    out = runner.invoke(app, ["replay", str(today), "--json"])
+    assert json.loads(out.stdout)["earlier_rules"] == {}

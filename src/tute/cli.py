@@ -40,6 +40,7 @@ from .games.cabron import cabron_losers
 from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name, tr
 from .match import Match
 from .messages import Refusal
+from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
     deal_total,
@@ -1097,6 +1098,15 @@ def _record_error_text(exc: RecordError) -> str:
     return str(exc)
 
 
+def _rules_note(record: Mapping[str, Any], lang: str) -> str | None:
+    """The line that tells which rules of its day an older record is replayed with."""
+    rules = earlier_rules(record)
+    if not rules:
+        return None
+    named = ", ".join(f"{k}={v}" for k, v in rules.items())
+    return _tr(lang, "record_rules", version=record.get("version"), rules=named)
+
+
 @_command("replay")
 def replay_command(
     file: Annotated[str, typer.Argument(help="Record file (JSON), or - for stdin.")],
@@ -1124,7 +1134,7 @@ def replay_command(
     if as_json:
         out: dict[str, Any] = {"valid": True, "kind": "match" if isinstance(game, Match)
                                else "deal", "variant": deals[0].variant.id,
-                               "over": game.is_over()}
+                               "over": game.is_over(), "earlier_rules": earlier_rules(data)}
         out["result"] = game.result().to_json() if game.is_over() else None
         if isinstance(game, Match):
             out["deals"] = [d.result().to_json() if d.is_over() else None for d in deals]
@@ -1144,6 +1154,8 @@ def replay_command(
         trump_line = w.trump_line(game.trump_card or game.initial_upcard, game.trump)
         if trump_line and not verbose:
             typer.echo(trump_line)
+    if note := _rules_note(data, lang.value):
+        typer.echo(note)
     for k, deal in enumerate(deals, 1):
         if verbose or len(deals) > 1:
             for line in w.deal_header(deal, k):
@@ -1671,7 +1683,8 @@ def analyze_command(
     from .analysis import analyze_deals, deals_of_record, format_analysis
 
     try:
-        kind, deals = deals_of_record(_read_record(file))
+        record = _read_record(file)
+        kind, deals = deals_of_record(record)
     except RecordError as exc:
         if as_json:
             typer.echo(json.dumps({"valid": False, "index": exc.index, "field": exc.field,
@@ -1685,8 +1698,11 @@ def analyze_command(
         sys.stderr.write("\r" + " " * 70 + "\r")
         sys.stderr.flush()
     if as_json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
+        typer.echo(json.dumps(report.to_json() | {"earlier_rules": earlier_rules(record)},
+                              ensure_ascii=False))
         return
+    if note := _rules_note(record, "en"):  # the analysis is worded in English
+        typer.echo(note)
     for line in format_analysis(report):
         typer.echo(line)
 
@@ -1892,6 +1908,8 @@ def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
                       seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat)))
     if load is not None:
         typer.echo(_tr(w.lang, "plain_loaded", path=str(load), k=len(match.deals)))
+        if note := _rules_note(_read_record(str(load)), w.lang):
+            typer.echo(note)
     typer.echo(w("goal", goal=_plain_goal(match, w)))
 
 

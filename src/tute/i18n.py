@@ -228,6 +228,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         # the line-by-line game (tute play --plain, cli.py)
         "plain_title": "{game} (semilla {seed}). Eres {you} ({seat}). Escribe ? para la ayuda.",
         "plain_loaded": "Partida cargada de {path}: se sigue en la mano {k}.",
+        "record_rules": "Registro de la versión {version}: se juega con {rules}, la regla "
+                        "de cuando se escribió.",
         "plain_help": "g: guardar la partida (se sigue con --load). En la subasta, una puja se "
                       "escribe con su número (65) o como bid:65.",
         "plain_replay_prompt": "Intro: avanzar · -: atrás · q: salir> ",
@@ -450,6 +452,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         # the line-by-line game (tute play --plain, cli.py)
         "plain_title": "{game} (seed {seed}). You are {you} ({seat}). Type ? for help.",
         "plain_loaded": "Match loaded from {path}: play goes on at deal {k}.",
+        "record_rules": "A version {version} record: played with {rules}, the rule of when "
+                        "it was written.",
         "plain_help": "g: save the match (resume with --load). In the auction, type a bid as "
                       "its number (65) or as bid:65.",
         "plain_replay_prompt": "Enter: forward · -: back · q: quit> ",

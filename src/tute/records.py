@@ -16,8 +16,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalActionError, RecordError
-from .variants import OPTION_SPECS, MatchSpec, Options, Variant
+from .errors import IllegalActionError, RecordError, TuteError
+from .variants import OPTION_SPECS, MatchSpec, Options, Variant, find_variant
 
 __all__ = [
     "FORMAT",
@@ -25,6 +25,7 @@ __all__ = [
     "V1Replay",
     "check_header",
     "check_result",
+    "earlier_rules",
     "field",
     "load_record",
     "options_to_json",
@@ -49,10 +50,39 @@ TRACE_RIGHTS: ContextVar[bool] = ContextVar("tute_trace_rights", default=False)
 RETIRED_OPTIONS: frozenset[str] = frozenset()
 
 
+#: What a record of an earlier version meant by leaving an option out. A record names only
+#: the options that differ from the defaults of its day, so when an option is added or its
+#: default changes, records written before keep their rule through this table: (the last
+#: record version written before the change, option, the value that engine played). The
+#: record version is raised whenever a row is added here.
+EARLIER_RULES: tuple[tuple[int, str, Any], ...] = (
+    # rules-decisions.md, cabrón: the middle by levels since 2026-12-01 (version 2)
+    (1, "cabron_middle", "positions"),
+)
+
+
+def earlier_rules(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The options that ``record`` plays by without naming them: the rules of the engine that
+    wrote it, where they differ from today's defaults (empty for a record of today)."""
+    version = record.get("version")
+    options = record.get("options")
+    named = options if isinstance(options, Mapping) else {}
+    try:
+        accepted = find_variant(str(record.get("variant"))).option_names
+    except TuteError:
+        return {}  # the variant is refused where it is read
+    if isinstance(version, bool) or not isinstance(version, int):
+        return {}
+    return {name: value for last, name, value in EARLIER_RULES
+            if version <= last and name in accepted and name not in named}
+
+
 def record_options(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A record's ``options`` object, without the retired ones."""
+    """A record's ``options`` object, without the retired ones, with the rules of its day
+    that it does not name (:func:`earlier_rules`)."""
     options = field(record, "options", dict, required=False, default={})
-    return {k: v for k, v in options.items() if k not in RETIRED_OPTIONS}
+    kept = {k: v for k, v in options.items() if k not in RETIRED_OPTIONS}
+    return {**earlier_rules(record), **kept}
 
 
 def options_to_json(options: Options, defaults: Options) -> dict[str, Any]:

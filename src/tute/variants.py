@@ -233,7 +233,9 @@ OPTION_SPECS: Final[dict[str, OptionSpec]] = {s.name: s for s in [
     _b("cantes_enabled", "20s and 40s may be declared"),
     _i("gp_out_threshold", 1, MOST_POINTS, "gana-pierde: a total that goes out (wins)"),
     _c("gp_tie_high", "all", "nobody", doc="gana-pierde: a tie for the highest total"),
-    _c("cabron_middle", "levels", doc="cabrón: who is in the middle (rules.md §7.1)"),
+    _c("cabron_middle", "levels", "positions",
+       doc="cabrón: who is in the middle (rules.md §7.1; positions: the reading of records "
+           "of version 1)"),
     _c("cabrero_loser", "second", "middle", doc="cabrero: who loses on points"),
     _c("cabrero_no_base", "safe", "ranked", doc="cabrero: a player who took no trick"),
     _c("cabrero_tute_award", "others_lose_one", "others_out", "others_lose_n", "none",

@@ -85,11 +85,13 @@ class Cabron(Game):
 
 def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool],
                   middle: str = "levels") -> list[int]:
-    """Who loses a deal of cabrón, for 3 or 4 players (rules.md §7.1, ``cabron_middle=levels``):
-    the trickless; else those over 100; else every total strictly between the highest and the
-    lowest; else (two distinct totals or one) everyone who shares his total — LUD's ties,
-    which lose only when nobody else does."""
-    assert middle == "levels"  # the only reading with a source (C56)
+    """Who loses a deal of cabrón, for 3 or 4 players (rules.md §7.1): the trickless; else
+    those over 100; else, ``cabron_middle=levels``, every total strictly between the highest
+    and the lowest, else (two distinct totals or one) everyone who shares his total — LUD's
+    ties, which lose only when nobody else does. ``positions`` is the engine's reading before
+    2026-12-01 (records of version 1 replay with it): the same with three players; with four
+    and three distinct totals or more, the second and third places by total (a tie ranked by
+    seat), so 50/50/20/10 loses a 50 and the 20."""
     n = len(totals)
     empty = [i for i in range(n) if not took_trick[i]]
     if empty:
@@ -98,6 +100,9 @@ def cabron_losers(totals: Sequence[int], took_trick: Sequence[bool],
     if over:
         return over
     low, high = min(totals), max(totals)
+    if middle == "positions" and n == 4 and len(set(totals)) >= 3:
+        order = sorted(range(n), key=lambda i: totals[i])
+        return sorted(order[1:-1])
     between = [i for i in range(n) if low < totals[i] < high]
     if between:
         return between

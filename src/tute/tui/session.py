@@ -278,12 +278,17 @@ class Session:
     def load(cls, path: str | Path, *, lang: str = "es",
              opponents: str | Sequence[str] | None = None) -> Session:
         """Resume a match saved with :meth:`save` (or any match record)."""
-        from ..records import load_record
+        from ..records import earlier_rules, load_record
 
         rec = load_record(path)
         match = Match.from_record(rec)
         saved = rec.get("tui", {}).get("opponents") if isinstance(rec.get("tui"), dict) else None
-        return cls.for_match(match, opponents or saved, lang=lang, save_path=path)
+        session = cls.for_match(match, opponents or saved, lang=lang, save_path=path)
+        if rules := earlier_rules(rec):  # told once the game shows, in its log
+            session.log.append(session.t(
+                "record_rules", version=rec.get("version"),
+                rules=", ".join(f"{k}={v}" for k, v in rules.items())))
+        return session
 
     # ---------------------------------------------------------------- words
 
