@@ -88,7 +88,6 @@ def test_the_user_is_told_which_rule_of_its_day_applied(tmp_path: Path) -> None:
     """A version-1 four-player cabrón record plays by the middle rule of then; replay,
     analyze, the line-by-line game and the terminal game say so."""
     from golden_records import DIR
-
     from tute.tui.session import Session
 
     source = DIR / "cabron_4_positions_match_21.json"

@@ -20,7 +20,7 @@ from tute.analysis import analyze_record
 from tute.server.analyses import SearchBudget
 from tute.server.botpool import BotPool
 
-from .conftest import play_out
+from .conftest import play_out, wait_until
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -42,13 +42,11 @@ def _play_out(client: TestClient, deals: int = 1) -> dict[str, Any]:
 def _until_searched(client: TestClient, table_id: str, seconds: float = 800) -> dict[str, Any]:
     # ``seconds`` only guards against a hang: a pool worker's first search compiles the
     # solver, minutes on a loaded machine
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def finished() -> dict[str, Any] | None:
         p: dict[str, Any] = client.get(f"/api/games/{table_id}/analysis/progress").json()
-        if p["state"] in ("done", "capped", "off", "failed"):
-            return p
-        time.sleep(0.2)
-    raise AssertionError("the search never finished")
+        return p if p["state"] in ("done", "capped", "off", "failed") else None
+
+    return dict(wait_until(finished, "the search to finish", timeout=seconds))
 
 
 @pytest.fixture
