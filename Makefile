@@ -31,8 +31,12 @@ play: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/tute demo
 
+# On every core (pytest-xdist; the tests share nothing). `make test TEST_ARGS=` runs them in one
+# process, `make test TEST_ARGS="-n auto --random-order"` in a shuffled order.
+TEST_ARGS ?= -n auto
+
 test: $(STAMP)
-	@$(PY) -m pytest -q; rc=$$?; \
+	@$(PY) -m pytest -q $(TEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)
