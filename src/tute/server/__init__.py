@@ -40,8 +40,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data"
             limits = Limits.parse(os.environ.get("TUTE_LIMITS", ""))
         except ValueError as exc:
             raise SystemExit(f"tute serve: error: TUTE_LIMITS: {exc}") from None
+    gate = Gate(limits)
     app = _create(data_dir=data_dir, database_url=database_url, bot_timeout=bot_timeout,
-                  limits=limits, **app_options)
+                  limits=limits, gate=gate, **app_options)
     # Open the database once before serving: an unreachable server or a refused login is then
     # one clear error, not a traceback from the app's startup inside uvicorn.
     Store(app.state.database_url).close()
@@ -50,7 +51,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data"
     # The connection caps and the header timeout live in uvicorn's protocols (the app never
     # sees a connection that has not sent its headers); X-Forwarded-For is read by the app
     # itself, and only from limits.trusted_proxies.
-    http, ws = gated_protocols(Gate(limits))
+    http, ws = gated_protocols(gate)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
                 proxy_headers=False, http=http, ws=ws,

@@ -30,9 +30,9 @@ from ..i18n import LANGS, catalogue
 from ..tutorials import LessonRefusal
 from .analyses import SearchBudget
 from .botpool import close_shared_pool
-from .clock import Clock
+from .clock import Clock, TimerHandle
 from .hub import LEVELS, Hub, variants_json
-from .limits import ADDRESS, Buckets, Guard, Limits
+from .limits import ADDRESS, Buckets, Gate, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
 from .store import DamagedTableError, StorageError, Store
 from .store import database_url as parse_database_url
@@ -47,7 +47,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024
 
 _STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
-           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409}
+           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409,
+           "too_many_tables": 429}
 
 
 def _clean_name(name: str) -> str:
@@ -160,7 +161,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
                abandon_after: float = 30 * 60.0, clock_scale: float = 1.0,
                analysis_budget: SearchBudget | None = None,
-               clock: Clock | None = None, seeds: random.Random | None = None) -> FastAPI:
+               clock: Clock | None = None, seeds: random.Random | None = None,
+               gate: Gate | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -169,7 +171,9 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     socket-level part :func:`tute.server.run` applies); ``analysis_budget``: the budget of the
     search measure of finished games' analyses (:class:`SearchBudget`); ``clock``: the time
     of every table timer (:class:`~tute.server.clock.Clock`; tests pass a ManualClock);
-    ``seeds``: where new tables' deals come from (tests pass a seeded Random). A bad URL or a
+    ``seeds``: where new tables' deals come from (tests pass a seeded Random); ``gate``:
+    the socket level's connection accounting (:func:`tute.server.run`), told which
+    connections are spectators so that they make room when the server is full. A bad URL or a
     missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
     served."""
     limits = limits or Limits()
@@ -184,6 +188,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                          max_spectators=limits.spectators,
                          spectators_per_address=limits.spectators_per_address,
                          seat_clients=limits.seat_connections, clock_scale=clock_scale,
+                         unclaimed_ttl=limits.unclaimed_ttl,
                          clock=clock or Clock())
     # per address, shared by its connections: reconnecting starts no new bucket
     creates = Buckets(create_per_minute / 60.0, max(5, int(create_per_minute)))
@@ -196,6 +201,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         log.info("database: %s", store.url)
         store.start()
         hub = Hub(store, config, max_tables=max_tables, seeds=seeds)
+        hub.tables_per_address = limits.tables_per_address
+        hub.waiting_per_address = limits.waiting_per_address
         app.state.hub = hub
         hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
         hub.analyses.budget = analysis_budget or SearchBudget()
@@ -253,7 +260,12 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, exc: TableError) -> JSONResponse:
-        return _error(exc.code, exc.reason)
+        if exc.retry_after is None:
+            return _error(exc.code, exc.reason)
+        return JSONResponse({"error": exc.code, "reason": exc.reason,
+                             "retry_after": exc.retry_after},
+                            status_code=_STATUS.get(exc.code, 400),
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StorageError)
     async def storage_error(_: Request, exc: Exception) -> JSONResponse:
@@ -350,7 +362,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         seats = ["you"] + [body.level] * (n - 1)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, seats, _clean_name(body.name), public=body.public,
-            chat=body.chat, hints=body.hints, clock=_clock(body.clock))
+            chat=body.chat, hints=body.hints, clock=_clock(body.clock),
+            address=_address(request))
         return _created(table, seat, token)
 
     @app.post("/api/tables")
@@ -358,7 +371,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         check_rate(request)
         table, seat, token = await hub_of(request).create(
             body.variant, body.options, list(body.seats), _clean_name(body.name), body.public,
-            chat=body.chat, hints=body.hints, clock=_clock(body.clock))
+            chat=body.chat, hints=body.hints, clock=_clock(body.clock),
+            address=_address(request))
         return _created(table, seat, token)
 
     @app.get("/api/tables")
@@ -433,14 +447,33 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     # ------------------------------------------------------------ WebSocket
 
+    # spectators in all and per address (the per-table caps are the table's)
+    watchers: dict[str, int] = {}
+
+    def _watchers_full(address: str) -> str | None:
+        if sum(watchers.values()) >= limits.spectators_total:
+            return "too many spectators on this server; try again later"
+        if watchers.get(address, 0) >= limits.spectators_per_address_total:
+            return "too many spectators from your address"
+        return None
+
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         address = _address(websocket)
         client = Client(config.client_queue, config.rate, config.burst, address=address,
                         clock=config.clock)
+        handler = asyncio.current_task()
+        if handler is not None:
+            def stop() -> None:
+                handler.cancel()
+            client.on_drop = stop
+        peer = websocket.scope.get("client")
+        peer = tuple(peer) if peer else None
         pump = asyncio.create_task(_pump(websocket, client))
         table: Table | None = None
+        watching = False
+        idle: list[TimerHandle] = []
         try:
             first = await asyncio.wait_for(_receive(websocket), timeout=limits.hello_timeout)
             # The address's messages, hellos included, share one bucket: beyond it the
@@ -467,16 +500,28 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             if table is None:
                 _fatal(client, "not_found", "no such table")
                 return
+            if not hello.get("token") and (full := _watchers_full(address)):
+                _fatal(client, "too_many_spectators", full)  # a spectator: no token
+                return
             try:
                 await table.call(table.connect, client, hello)
             except TableError as exc:
                 table = None
                 _fatal(client, exc.code, exc.reason)
                 return
+            if client.seat is None:
+                watching = True
+                watchers[address] = watchers.get(address, 0) + 1
+                if gate is not None and peer is not None:
+                    gate.watching(peer, address, lambda: client.drop("server full", {
+                        "type": "error", "code": "server_full", "fatal": True,
+                        "reason": "the server is full: spectators make room for players"}))
+                idle = _idle_watch(client, table, config.clock, limits.spectator_idle)
             strikes = 0
             throttled = False
             while not client.closed:
                 raw = await _receive(websocket)
+                client.heard += 1
                 if not client.allow():
                     strikes += 1
                     client.send({"type": "error", "code": "rate_limited",
@@ -504,9 +549,21 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                 await table.call(table.intent, client, msg)
         except (TimeoutError, WebSocketDisconnect, _Gone):
             pass
+        except asyncio.CancelledError:
+            if not client.dropped or handler is None:
+                raise
+            handler.uncancel()  # dropped (too slow, or making room): ended here
         except Exception:
             log.exception("websocket failure")  # never sent to the client
         finally:
+            for timer in idle:
+                timer.cancel()
+            if watching:
+                watchers[address] -= 1
+                if not watchers[address]:
+                    del watchers[address]
+                if gate is not None and peer is not None:
+                    gate.left(peer, address)
             if table is not None:
                 table.post(table.disconnect, client)
             client.close()
@@ -543,6 +600,29 @@ def _charged(method: str, path: str) -> bool:
         return False
     return not (method == "POST" and (path in ("/api/play", "/api/tables")
                                       or path.endswith("/join")))
+
+
+def _idle_watch(client: Client, table: Table, clock: Clock,
+                seconds: float) -> list[TimerHandle]:
+    """Let a spectator go once ``seconds`` pass with nothing played at its table and nothing
+    said by it (a socket left open in a forgotten tab holds a slot of the server's). The
+    list holds the pending check, for the caller to cancel."""
+    pending: list[TimerHandle] = []
+    mark = (table.v, client.heard)
+
+    def check() -> None:
+        nonlocal mark
+        now = (table.v, client.heard)
+        if now == mark:
+            client.drop("idle", {"type": "error", "code": "idle", "fatal": True,
+                                 "reason": "nothing happened at this table for long"})
+            return
+        mark = now
+        pending[:] = [clock.call_later(seconds, check)]
+
+    if seconds > 0:
+        pending.append(clock.call_later(seconds, check))
+    return pending
 
 
 def _fatal(client: Client, code: str, reason: str) -> None:

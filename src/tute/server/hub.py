@@ -99,6 +99,10 @@ class Hub:
         # where new tables' deals come from: None, the engine's own unpredictable seeds;
         # tests pass a seeded Random so that every run deals the same cards
         self._seeds = seeds
+        # live tables (and waiting ones) one address may have made (create_app sets them
+        # from Limits): far below max_tables, so that a few addresses cannot fill it
+        self.tables_per_address = 20
+        self.waiting_per_address = 5
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
@@ -215,11 +219,12 @@ class Hub:
     async def create(self, variant: str, options: Mapping[str, Any] | None,
                      seats: list[str], name: str, public: bool,
                      seed: int | None = None, chat: bool = True,
-                     hints: bool = False, clock: int = 0) -> tuple[Table, int, str]:
+                     hints: bool = False, clock: int = 0,
+                     address: str = "") -> tuple[Table, int, str]:
         """Create a table; ``seats`` holds one entry per seat: "you", "open" or a bot level
-        ("bot", "bot:medio", "medio"). Returns (table, your seat, your token)."""
-        if len(self.tables) >= self.max_tables:
-            raise TableError("busy", "the server has too many live tables; try again later")
+        ("bot", "bot:medio", "medio"); ``address``: who asks (its live tables are capped).
+        Returns (table, your seat, your token)."""
+        self._check_room(address, waiting="open" in seats)
         try:
             var = find_variant(variant)
             match = Match.new(var, seed=self._seed() if seed is None else seed,
@@ -247,6 +252,7 @@ class Hub:
                 built.append(Seat("bot", f"Bot {i + 1}", level))
         you = seats.index("you")
         table = await self._open(match, built, you, public, chat, hints, clock)
+        table.creator = address
         return table, you, token
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
@@ -280,8 +286,7 @@ class Hub:
     async def rematch(self, old: Table) -> tuple[Table, dict[int, str]]:
         """A new match of a finished table: the same game, rules, seats, names and bot levels
         (a new deal, a new seed). Returns it and each human seat's new token."""
-        if len(self.tables) >= self.max_tables:
-            raise TableError("busy", "the server has too many live tables; try again later")
+        self._check_room("", waiting=False)
         match = Match.new(old.row.variant, seed=self._seed(), options=old.row.options)
         tokens: dict[int, str] = {}
         built: list[Seat] = []
@@ -294,7 +299,33 @@ class Hub:
         host = old.host if old.host is not None and old.host in tokens else min(tokens)
         table = await self._open(match, built, host, old.public, old.chat, old.hints,
                                  old.clock)
+        table.creator = old.creator
         return table, tokens
+
+    def _check_room(self, address: str, waiting: bool) -> None:
+        """Refuse a new table beyond the server's cap (saying when one should be free) or
+        beyond what one address may hold."""
+        if len(self.tables) >= self.max_tables:
+            retry = self._next_free()
+            raise TableError("busy", "the server has too many live tables; try again in "
+                             f"about {_minutes(retry)}", retry_after=retry)
+        if not address:
+            return
+        mine = [t for t in self.tables.values()
+                if t.creator == address and t.status in ("waiting", "playing")]
+        if len(mine) >= self.tables_per_address:
+            raise TableError("too_many_tables", "you have too many tables being played; "
+                             "finish or leave one first")
+        if waiting and sum(t.status == "waiting" for t in mine) >= self.waiting_per_address:
+            raise TableError("too_many_tables", "you have too many tables waiting for "
+                             "players; start or leave one first")
+
+    def _next_free(self) -> int:
+        """Seconds until a live table is due to expire or be abandoned (at least 1; a minute
+        when none is due)."""
+        due = [t.expires_in() for t in self.tables.values()]
+        known = [d for d in due if d is not None]
+        return max(1, round(min(known))) if known else 60
 
     def _seed(self) -> int | None:
         return None if self._seeds is None else self._seeds.getrandbits(63)
@@ -482,3 +513,7 @@ def _stored_clock(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 10 <= value <= 600:
         return value
     return 0
+
+
+def _minutes(seconds: int) -> str:
+    return f"{seconds} s" if seconds < 60 else f"{round(seconds / 60)} min"

@@ -53,6 +53,15 @@ class Limits:
     code_burst: int = 10
     spectators: int = 48  # spectator connections per table
     spectators_per_address: int = 8  # spectator connections per table from one address
+    # spectators in all and from one address in all: well below max_connections, and the
+    # oldest spectator of the busiest address makes room when the server is full
+    spectators_total: int = 1024
+    spectators_per_address_total: int = 64
+    spectator_idle: float = 900.0  # seconds a spectator stays with nothing said or played
+    # live tables (waiting or playing) created from one address: far below the server's cap
+    tables_per_address: int = 20
+    waiting_per_address: int = 5
+    unclaimed_ttl: float = 600.0  # seconds a table lasts that no player has come to
     seat_connections: int = 4  # per seat; a newer one replaces the oldest
     trusted_proxies: tuple[str, ...] = ()  # addresses or networks whose X-Forwarded-For counts
 
@@ -282,6 +291,12 @@ class Gate:
         self.pace = Buckets(limits.accept_rate, max(1.0, limits.accept_rate / 50))
         self.waiting: deque[Callable[[], None]] = deque()
         self._timer: asyncio.TimerHandle | None = None
+        # spectators, registered by the app once their hello is taken: address key -> peer
+        # (host, port) -> the call that drops the connection, oldest first
+        self.spectators: dict[str, dict[object, Callable[[], None]]] = {}
+        self.spectator_of: dict[object, str] = {}  # a spectator's peer -> its address key
+        self.peers: dict[object, object] = {}  # transport -> its peer (host, port)
+        self.evicting: set[object] = set()  # peers dropped to make room, not yet closed
 
     def later(self, resume: Callable[[], None]) -> bool:
         """Whether a new connection must wait its turn; if so ``resume`` is called then."""
@@ -302,9 +317,35 @@ class Gate:
             self.waiting.popleft()()
         self._schedule()
 
-    def admit(self, transport: object, host: str) -> tuple[int, str, str] | None:
+    def watching(self, peer: object, address: str, drop: Callable[[], None]) -> None:
+        """A spectator's connection (``peer``: its (host, port)); ``drop`` closes it."""
+        self.spectators.setdefault(address, {})[peer] = drop
+        self.spectator_of[peer] = address
+
+    def left(self, peer: object, address: str) -> None:
+        """The spectator at ``peer`` is gone (or became something else)."""
+        self.spectator_of.pop(peer, None)
+        mine = self.spectators.get(address)
+        if mine is not None and mine.pop(peer, None) is not None and not mine:
+            del self.spectators[address]
+
+    def _make_room(self) -> bool:
+        """Drop the oldest spectator of the address with the most: a seated player coming
+        back, or any visitor, never finds the server shut by watchers."""
+        if not self.spectators:
+            return False
+        address = max(self.spectators, key=lambda a: len(self.spectators[a]))
+        peer, drop = next(iter(self.spectators[address].items()))
+        self.left(peer, address)
+        self.evicting.add(peer)
+        drop()
+        return True
+
+    def admit(self, transport: object, host: str,
+              peer: object = None) -> tuple[int, str, str] | None:
         """None (admitted and counted), else (status, code, reason) of the refusal."""
-        if len(self.open) >= self.max_connections:
+        if len(self.open) - len(self.evicting) >= self.max_connections and (
+                not self._make_room()):
             return 503, "server_full", "the server has too many connections; try again later"
         key = address_key(host)
         if not self.trusted(host):  # a trusted proxy carries many visitors: the total only
@@ -314,9 +355,17 @@ class Gate:
                 return 429, "rate_limited", "too many new connections from your address"
         self.open[transport] = key
         self.per[key] = self.per.get(key, 0) + 1
+        if peer is not None:
+            self.peers[transport] = peer
         return None
 
     def release(self, transport: object) -> None:
+        peer = self.peers.pop(transport, None)
+        if peer is not None:
+            self.evicting.discard(peer)
+            address = self.spectator_of.get(peer)
+            if address is not None:
+                self.left(peer, address)
         key = self.open.pop(transport, None)
         if key is not None:
             n = self.per[key] - 1
@@ -353,7 +402,8 @@ def gated_protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Pr
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             peer = get_remote_addr(transport)
-            refusal = gate.admit(transport, peer[0] if peer else "")
+            refusal = gate.admit(transport, peer[0] if peer else "",
+                                 tuple(peer) if peer else None)
             if refusal is not None:
                 self._refused = True
                 self.transport = transport

@@ -74,6 +74,7 @@ class TableConfig:
     spectators_per_address: int = 8  # spectator connections per table from one address
     seat_clients: int = 4  # connections per seat; a newer one replaces the oldest
     linger: float = 30.0  # seconds an idle finished table stays in memory
+    unclaimed_ttl: float = 600.0  # seconds a table lasts that no player has come to
     waiting_ttl: float = 24 * 3600.0  # seconds a table with open seats and nobody there lasts
     abandon_after: float = 30 * 60.0  # seconds a started table lasts with its humans all gone
     chat_rate: float = 0.5  # chat lines per second per seat (bursts of chat_burst)
@@ -88,11 +89,13 @@ class TableError(Exception):
     """A refused request; ``code`` is stable, ``reason`` is for people (English);
     ``refusal``: the engine's reason as a value, for the page to word in its language."""
 
-    def __init__(self, code: str, reason: str, refusal: Refusal | None = None):
+    def __init__(self, code: str, reason: str, refusal: Refusal | None = None,
+                 retry_after: int | None = None):
         super().__init__(reason)
         self.code = code
         self.reason = reason
         self.refusal = refusal
+        self.retry_after = retry_after  # seconds after which trying again may work
 
     def message(self) -> dict[str, Any]:
         """The protocol's ``error`` message (``refusal`` only for the engine's refusals)."""
@@ -127,6 +130,11 @@ class Client:
         self.table: Table | None = None
         self.closed = False
         self.close_reason = ""
+        # set by the web layer: stops the connection's handler (a client that does not read
+        # never reaches its next receive)
+        self.on_drop: Callable[[], None] | None = None
+        self.dropped = False
+        self.heard = 0  # messages received from it (a spectator's idle check reads it)
         self._rate = rate
         self._burst = float(burst)
         self._tokens = float(burst)
@@ -138,7 +146,7 @@ class Client:
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:
-            self.close("too slow: outbound queue full")
+            self.drop("too slow: outbound queue full")
 
     def send(self, msg: dict[str, Any]) -> None:
         self.push(dumps(msg))
@@ -149,6 +157,19 @@ class Client:
             self.close_reason = reason
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
+
+    def drop(self, reason: str, msg: dict[str, Any] | None = None) -> None:
+        """Close the connection from outside its handler (it does not read, or it makes room
+        for others): ``msg`` is its last message if there is room for it."""
+        if self.closed:
+            return
+        if msg is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(dumps(msg))
+        self.close(reason)
+        self.dropped = True
+        if self.on_drop is not None:
+            self.on_drop()
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
@@ -231,6 +252,9 @@ class Table:
         self._on_idle = on_idle
         self._expiry: TimerHandle | None = None
         self._humans_gone_at: float | None = None  # wall clock; see _check_expiry
+        self.creator = ""  # the address that made it (in memory only: the caps per address)
+        # a player has come to it since it was made (a table restored from storage: assumed)
+        self.claimed = row.version > 0
         self.timekeeper = config.clock  # every timer of the table (tests: a ManualClock)
         self._idle_since = (self.timekeeper.time() if idle_since is None
                             else idle_since)  # wall clock
@@ -371,6 +395,8 @@ class Table:
             oldest.close("replaced by a newer connection to this seat")
         client.seat = seat
         client.table = self
+        if seat is not None:
+            self.claimed = True
         if self._idle:
             self._idle.cancel()
             self._idle = None
@@ -422,7 +448,9 @@ class Table:
         """A table still waiting for players with nobody connected expires ``waiting_ttl``
         seconds after the last seat change or departure (it was forgotten). A started table
         whose humans have all been gone for ``abandon_after`` seconds is abandoned (spectators
-        do not keep it: its bots would play on for nobody, and come back at every restart)."""
+        do not keep it: its bots would play on for nobody, and come back at every restart).
+        A table no player has come to since it was made goes after ``unclaimed_ttl`` if that
+        is sooner (tables made and never used cannot fill the server for a day)."""
         if self._expiry:
             self._expiry.cancel()
             self._expiry = None
@@ -439,8 +467,16 @@ class Table:
                 return
         if ttl <= 0:
             return
+        if not self.claimed and self.config.unclaimed_ttl > 0:
+            ttl = min(ttl, self.config.unclaimed_ttl)  # made, and never come to: reclaimed
         delay = max(0.0, since + ttl - self.timekeeper.time())
         self._expiry = self.timekeeper.call_later(delay, lambda: self.post(self._expire))
+
+    def expires_in(self) -> float | None:
+        """Seconds until the table is due to expire or be abandoned, or None."""
+        if self._expiry is None or self._expiry.cancelled():
+            return None
+        return self.timekeeper.left(self._expiry)
 
     async def _expire(self) -> None:
         self._expiry = None
@@ -829,6 +865,7 @@ class Table:
             raise TableError("seat_taken", f"seat {seat} is not open")
         token = new_token()
         new = Seat("human", name, token_hash=hash_token(token))
+        self.claimed = True  # someone took a seat
         await self._change_seats({seat: new})
         return seat, token
 
