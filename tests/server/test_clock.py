@@ -82,3 +82,31 @@ def test_the_clock_is_stored_with_the_table(make_client: Any, tmp_path: Any) -> 
     c2 = make_client(data_dir=data)
     with c2.websocket_connect(f"/ws/{r['id']}") as ws:
         assert hello(ws, r["token"]).msgs[0]["table"]["clock"] == 30
+
+
+def test_the_clock_runs_again_after_a_reconnect(make_client: Any, clock: ManualClock) -> None:
+    """A player whose stand-in had taken the seat comes back on their turn: the stand-in
+    stops, and the turn clock runs again (it stopped once and for all before)."""
+    c = make_client(clock=clock, bot_timeout=5.0, bot_delay=3.0)
+    r = _table(c, 10)
+    with c.websocket_connect(f"/ws/{r['id']}") as w1:
+        other = hello(w1, r["token1"])
+        st = other.state
+        assert st is not None
+        if st["deal"]["to_move"] == 1:  # make it seat 0's turn
+            w1.send_json({"type": "act", "action": st["deal"]["legal_actions"][0]})
+            other.until("update")
+        assert other.state is not None and other.state["deal"]["to_move"] == 0
+        # seat 0 never came: its stand-in takes the seat after 5 s and thinks for 3
+        clock.advance(5.0)
+        while not other.until("seats")["seats"][0]["away"]:
+            pass
+        with c.websocket_connect(f"/ws/{r['id']}") as w0:
+            me = hello(w0, r["token"])  # back before the stand-in played
+            assert not me.msgs[0]["table"]["seats"][0]["away"]
+            v = me.v
+            clock.advance(9.0)
+            assert me.v == v and other.v == v  # nobody played for seat 0
+            clock.advance(1.0)  # its clock ran out: the bot plays this one decision
+            u = me.until("update")
+            assert u["seat"] == 0 and u["v"] == v + 1

@@ -418,6 +418,7 @@ class Table:
                 if self._bot_task and self.match.to_move == seat:
                     self._bot_task.cancel()
                     self._bot_task = None
+                    self._kick()  # their turn: the turn clock runs again
         welcome: dict[str, Any] = {
             "type": "welcome", "protocol": PROTOCOL, "table": self.info(), "seat": seat,
             "v": self.v, "state": self._state(seat),
