@@ -412,6 +412,29 @@ class Variant:
         return self._game().side_of(seat)
 
 
+def check_json_types(variant: Variant, options: Mapping[str, Any]) -> None:
+    """Refuse a JSON value of another type than its option's: a string where a number, a
+    boolean or null is due ("3", "true", "off"). The text forms are for the command line,
+    where every value is text; JSON says what it means."""
+    for name, value in options.items():
+        if not isinstance(value, str) or name not in variant.option_names:
+            continue  # unknown names are refused by resolve_options, with the valid ones
+        spec = variant.spec(name)
+        if spec.kind == "choice" and value in [c for c in spec.choices if isinstance(c, str)]:
+            continue
+        raise InvalidOptionError(
+            f"invalid value {_short(value)} for option {name!r} of {variant.id}: a string, "
+            f"not {_json_kind(spec)}; valid values: {spec.describe()}")
+
+
+def _json_kind(spec: OptionSpec) -> str:
+    if spec.kind == "bool":
+        return "true or false"
+    if spec.kind in ("int", "int_or_null"):
+        return "a number" + (" or null" if spec.kind == "int_or_null" else "")
+    return "one of the choices as JSON values"
+
+
 def resolve_options(variant: Variant, options: Mapping[str, Any] | Options | None) -> Options:
     """Validate ``options`` against ``variant`` and merge them over its defaults."""
     if options is None:

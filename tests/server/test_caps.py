@@ -171,3 +171,26 @@ def test_a_table_nobody_came_to_is_reclaimed_quickly(make_client: Any,
     wait_until(lambda: c.get(f"/api/tables/{playing['id']}").json()["status"] == "abandoned",
                "the abandonment")
     assert c.get(f"/api/tables/{used['id']}").json()["status"] == "playing"
+
+
+@pytest.mark.parametrize("body", [
+    {"options": {"games_to_win": "3"}},
+    {"options": {"cante_before_draw": "true"}},
+    {"options": {"cante_before_draw": "false"}},
+    {"options": {"last_trick_bonus": "10"}},
+    {"public": "true"},
+    {"chat": 1},
+    {"clock": "30"},
+])
+def test_strings_are_not_coerced_to_numbers_or_booleans(client: TestClient,
+                                                        body: dict[str, Any]) -> None:
+    for path, base in (("/api/tables", {"variant": "tute_2p_habanero",
+                                        "seats": ["you", "open"]}),
+                       ("/api/play", {"variant": "tute_2p_habanero"})):
+        r = client.post(path, json=base | body)
+        assert r.status_code in (400, 422), (path, body, r.text)
+        assert next(iter(body)) in r.text or next(iter(body.get("options", {"": 0}))) in r.text
+    ok = client.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
+                                          "options": {"games_to_win": 3,
+                                                      "cante_before_draw": True}})
+    assert ok.status_code == 200, ok.text

@@ -64,7 +64,8 @@ TurnClock = Annotated[int, Field(ge=0, le=600)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: JSON names each value in its type ("true" is no boolean, "30" no number)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PlayBody(_Body):

@@ -16,7 +16,14 @@ from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..match import Match
 from ..records import options_to_json
-from ..variants import OPTION_SPECS, VARIANTS, Variant, find_variant, resolve_options
+from ..variants import (
+    OPTION_SPECS,
+    VARIANTS,
+    Variant,
+    check_json_types,
+    find_variant,
+    resolve_options,
+)
 from .analyses import Analyses
 from .botpool import shared_pool
 from .protocol import deal_summary
@@ -227,6 +234,7 @@ class Hub:
         self._check_room(address, waiting="open" in seats)
         try:
             var = find_variant(variant)
+            check_json_types(var, options or {})  # JSON: "3" is not 3, "true" not true
             match = Match.new(var, seed=self._seed() if seed is None else seed,
                               options=options or {})
         except TuteError as exc:
