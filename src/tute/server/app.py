@@ -122,20 +122,35 @@ class _BodyLimit:
                 await _too_large(send)
                 return
         seen = 0
+        over = answered = False
 
         async def limited() -> Any:
-            nonlocal seen
+            nonlocal seen, over
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > MAX_BODY:
+                    over = True
                     raise _TooLarge
             return msg
 
+        async def answer(msg: Any) -> None:
+            # a body streamed past the limit (chunked: no length declared) is a 413 whatever
+            # the app made of the interrupted read (FastAPI answers 400 to a failed parse)
+            nonlocal answered
+            if over:
+                if not answered:
+                    answered = True
+                    await _too_large(send)
+                return
+            answered = True
+            await send(msg)
+
         try:
-            await self.app(scope, limited, send)
+            await self.app(scope, limited, answer)
         except _TooLarge:
-            await _too_large(send)
+            if not answered:
+                await _too_large(send)
 
 
 class _TooLarge(Exception):
