@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import unquote
 
 from sqlalchemy import (
     JSON,
@@ -383,10 +384,10 @@ class Store:
         self._password = u.password
         kwargs: dict[str, Any] = {}
         sqlite = u.get_backend_name() == "sqlite"
-        self._lock: Path | None = None
-        if sqlite and u.database and u.database != ":memory:" and not u.database.startswith(
-                "file:"):
-            self._lock = _lock_sqlite(Path(u.database))
+        file = _sqlite_file(u.database) if sqlite else None
+        self._lock: tuple[int, int] | None = None
+        if file is not None:
+            self._lock = _lock_sqlite(file)
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
@@ -639,52 +640,71 @@ def _rows(rows: Any, damaged: dict[str, str] | None = None) -> list[TableRow]:
     return out
 
 
-def _lock_sqlite(db: Path) -> Path:
-    """Take the exclusive lock of SQLite file ``db`` (``<db>.lock``, which names its holder's
-    pid) for this process. A process may open one file more than once (tests restart an app
-    while the old one is still open): the lock is counted, not taken again."""
+def _sqlite_file(database: str | None) -> Path | None:
+    """The file an SQLite URL's database names (``file:`` URIs too), or None in memory."""
+    if not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        path, _, query = database[5:].partition("?")
+        if "mode=memory" in query or not path or path == ":memory:":
+            return None
+        return Path(unquote(path))
+    return Path(database)
+
+
+def _lock_sqlite(db: Path) -> tuple[int, int]:
+    """Take the exclusive lock of SQLite file ``db`` for this process: a ``flock`` on the
+    database file itself, so that no other path to it (a ``file:`` URI, a symbolic or hard
+    link) lets a second server in; ``<db>.lock`` names the holder's pid. A process may open
+    one file more than once (tests restart an app while the old one is still open): the lock
+    is counted, not taken again. Returns the file's identity (device, inode)."""
     db = db.resolve()
-    path = db.with_name(db.name + ".lock")
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        f = db.open("ab")  # an empty file is a new database (made here if missing)
+    except OSError as exc:
+        raise StorageError(f"cannot open the database file {db}: {exc.strerror}") from None
+    st = os.fstat(f.fileno())
+    key = (st.st_dev, st.st_ino)
+    pidfile = db.with_name(db.name + ".lock")
     with _LOCKS_GUARD:
-        held = _LOCKS.get(path)
+        held = _LOCKS.get(key)
         if held is not None:
-            _LOCKS[path] = (held[0], held[1] + 1)
-            return path
-        if fcntl is None:
-            return path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            f = path.open("a+")
-        except OSError as exc:
-            raise StorageError(f"cannot open the lock file {path}: {exc.strerror}") from None
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            f.seek(0)
-            pid = f.read().strip()[:20] or "unknown"
             f.close()
-            raise StorageError(f"another tute server is using data folder {path.parent} "
-                               f"(pid {pid})") from None
-        f.truncate(0)
-        f.write(f"{os.getpid()}\n")
-        f.flush()
-        _LOCKS[path] = (f, 1)
-    return path
+            _LOCKS[key] = (held[0], held[1] + 1)
+            return key
+        if fcntl is not None:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                try:
+                    pid = pidfile.read_text().strip()[:20] or "unknown"
+                except OSError:
+                    pid = "unknown"  # the holder came through another path to the file
+                raise StorageError(f"another tute server is using data folder {db.parent} "
+                                   f"(pid {pid})") from None
+            with contextlib.suppress(OSError):
+                pidfile.write_text(f"{os.getpid()}\n")
+        _LOCKS[key] = (f, 1)
+    return key
 
 
-def _unlock_sqlite(path: Path) -> None:
+def _unlock_sqlite(key: tuple[int, int]) -> None:
     with _LOCKS_GUARD:
-        held = _LOCKS.pop(path, None)
+        held = _LOCKS.pop(key, None)
         if held is None:
             return
         f, n = held
         if n > 1:
-            _LOCKS[path] = (f, n - 1)
+            _LOCKS[key] = (f, n - 1)
         else:
-            f.close()  # closing the file releases the lock; the file stays (harmless)
+            # closed only once the engine is disposed: closing a descriptor of the file
+            # drops the process's POSIX locks on it, SQLite's included
+            f.close()
 
 
-_LOCKS: dict[Path, tuple[IO[str], int]] = {}
+_LOCKS: dict[tuple[int, int], tuple[IO[bytes], int]] = {}
 _LOCKS_GUARD = threading.Lock()
 
 
