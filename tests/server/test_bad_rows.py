@@ -301,3 +301,21 @@ def test_an_empty_file_is_a_new_database(tmp_path: Path) -> None:
     (data / DB).touch()
     with app(data) as c:
         assert c.post("/api/play", json={"variant": "tute_2p_habanero"}).status_code == 200
+
+
+def test_a_malformed_page_stops_startup_in_one_line(tmp_path: Path) -> None:
+    """A database file with a damaged page ("database disk image is malformed") stops the
+    server at startup with one line and status 2, as other bad storage does, not with the
+    app's startup traceback."""
+    data = tmp_path / "data"
+    with app(data) as c:
+        for _ in range(20):
+            assert c.post("/api/play", json={"variant": "tute_parejas"}).status_code == 200
+    with (data / DB).open("r+b") as f:  # page 2: the tables' rows
+        f.seek(4096)
+        f.write(b"\xa5" * 4096)
+    out = serve(data)
+    assert out.returncode == 2, out
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "malformed" in lines[0], out.stderr
+    assert "Traceback" not in out.stderr

@@ -45,7 +45,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data"
                   limits=limits, gate=gate, **app_options)
     # Open the database once before serving: an unreachable server or a refused login is then
     # one clear error, not a traceback from the app's startup inside uvicorn.
-    Store(app.state.database_url).close()
+    probe = Store(app.state.database_url)
+    try:
+        probe.check_readable()  # a malformed page: one line, not the app's startup traceback
+    finally:
+        probe.close()
     # No permessage-deflate: updates are deltas of a few hundred bytes, and compressing every
     # frame was a quarter of the server's CPU under load.
     # The connection caps and the header timeout live in uvicorn's protocols (the app never

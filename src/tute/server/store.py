@@ -594,6 +594,23 @@ class Store:
                 tables.c.status.in_(("waiting", "playing")))).all()
         return _rows(rows, damaged)
 
+    def check_readable(self) -> None:
+        """Read what a server reads at startup (the unfinished tables and their events):
+        a damaged database file ("database disk image is malformed") is then one
+        :class:`StorageError` before anything is served."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(_READ_TABLES.where(
+                    tables.c.status.in_(("waiting", "playing")))).all()
+                conn.execute(select(events.c.table_id, events.c.version, events.c.data)
+                             .where(events.c.table_id.in_(
+                                 select(tables.c.id).where(
+                                     tables.c.status.in_(("waiting", "playing"))))
+                                    )).all()
+        except DBAPIError as exc:
+            raise StorageError(f"cannot read the database {self.url}: "
+                               f"{self.reason(exc)}") from None
+
     def get(self, table_id: str) -> TableRow | None:
         """The table's row; :class:`DamagedTableError` if it cannot be read."""
         with self.engine.connect() as conn:
