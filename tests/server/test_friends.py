@@ -143,3 +143,31 @@ def test_live_tables_and_option_specs(client: TestClient) -> None:
     assert specs["cotos_to_win"]["kind"] == "int" and specs["cotos_to_win"]["default"] == 2
     assert specs["cotos_to_win"]["min"] == 1 and specs["cotos_to_win"]["doc"]
     assert "choices" in specs["vueltas_claim"]
+
+
+def test_one_rematch_table_even_after_the_first_was_forgotten(make_client: Any,
+                                                             tmp_path: Any) -> None:
+    """The old table forgets its rematch when it leaves memory (a restart here); asked
+    again, it finds the same rematch table and gives the asker a new key to their seat
+    there, never a second table."""
+    data = tmp_path / "kept"
+    c = make_client(data_dir=data)
+    r, j = _pair(c, options={"games_to_win": 1})
+    with ExitStack() as stack:
+        a, b = _finish(c, r, j, stack)
+        a.send({"type": "rematch"})
+        first = a.until("rematch")
+        b.until("rematch")
+    c.__exit__(None, None, None)
+    c2 = make_client(data_dir=data)
+    with c2.websocket_connect(f"/ws/{r['id']}") as ws:
+        bea = hello(ws, j["token"])
+        bea.send({"type": "rematch"})
+        again = bea.until("rematch")
+    assert again["id"] == first["id"] and again["seat"] == 1 and again["token"]
+    with c2.websocket_connect(f"/ws/{first['id']}") as ws:  # the new key holds the seat
+        assert hello(ws, again["token"]).seat == 1
+    with c2.websocket_connect(f"/ws/{first['id']}") as ws:  # Ana's first key still holds hers
+        assert hello(ws, first["token"]).seat == 0
+    hub = c2.app.state.hub  # no second rematch table: the old one and its rematch alone
+    assert set(hub.tables) <= {r["id"], first["id"]}

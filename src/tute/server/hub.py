@@ -291,9 +291,31 @@ class Hub:
         table.start()
         return table
 
-    async def rematch(self, old: Table) -> tuple[Table, dict[int, str]]:
-        """A new match of a finished table: the same game, rules, seats, names and bot levels
-        (a new deal, a new seed). Returns it and each human seat's new token."""
+    async def rematch(self, old: Table, seat: int) -> tuple[Table, dict[int, str], bool]:
+        """The rematch of a finished table, asked by ``seat``: the table made for it before
+        (its link is stored with the old table, so one made before the old table was
+        forgotten is found again), with a new token for that seat; else a new match with the
+        same game, rules, seats, names and bot levels (a new deal, a new seed) and each human
+        seat's new token. The flag says whether it was made now."""
+        if old.rematch_id is None:
+            notes = await asyncio.to_thread(self.store.notes, old.id, "rematch", 1)
+            if notes and isinstance(notes[-1].get("table"), str):
+                old.rematch_id = notes[-1]["table"]
+        if old.rematch_id is not None:
+            made = await self.get(old.rematch_id)
+            if made is not None:
+                token = await made.call(made.rekey, seat)
+                return made, ({} if token is None else {seat: token}), False
+        table, tokens = await self._rematch(old)
+        try:
+            await self.store.write(Store.op_note(old.id, "rematch", None,
+                                                 store_dumps({"table": table.id})))
+        except Exception as exc:  # the rematch stands; only its link to this table is lost
+            log.error("table %s: rematch link not stored: %s", old.id, self.store.reason(exc))
+        old.rematch_id = table.id
+        return table, tokens, True
+
+    async def _rematch(self, old: Table) -> tuple[Table, dict[int, str]]:
         self._check_room("", waiting=False)
         match = Match.new(old.row.variant, seed=self._seed(), options=old.row.options)
         tokens: dict[int, str] = {}

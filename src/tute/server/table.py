@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -227,7 +228,8 @@ class Table:
                  on_idle: Callable[[Table], None] | None = None,
                  idle_since: float | None = None, chat: bool = True,
                  chat_log: Sequence[dict[str, Any]] = (),
-                 on_rematch: Callable[[Table], Awaitable[tuple[Table, dict[int, str]]]]
+                 on_rematch: Callable[[Table, int],
+                                      Awaitable[tuple[Table, dict[int, str], bool]]]
                  | None = None, hints: bool = False, clock: int = 0):
         self.id = row.id
         self.code = row.code
@@ -267,6 +269,7 @@ class Table:
         self.chat_log: deque[dict[str, Any]] = deque(chat_log, maxlen=CHAT_KEPT)
         self._on_rematch = on_rematch
         self._rematch: tuple[Table, dict[int, str]] | None = None  # the next table, its tokens
+        self.rematch_id: str | None = None  # the next table's id (also stored, as a note)
         # hints where other people play too (against bots only they are always allowed)
         self.hints = hints
         self._hint_tasks: set[asyncio.Task[None]] = set()
@@ -775,17 +778,30 @@ class Table:
             raise TableError("not_seated", "only the players can ask for a rematch")
         if self.status != "finished":
             raise TableError("not_finished", "a rematch follows a finished match")
-        if self._rematch is None:
+        if self._rematch is None or seat not in self._rematch[1]:
             if self._on_rematch is None:
                 raise TableError("bad_message", "rematches are not available here")
-            self._rematch = await self._on_rematch(self)
-            for s, st in enumerate(self.seats):
-                for c in st.clients:
-                    c.send(self._rematch_json(s))
-            for c in self.spectators:
-                c.send(self._rematch_json(None))
-        else:
-            client.send(self._rematch_json(seat))
+            table, tokens, made = await self._on_rematch(self, seat)
+            known = {} if self._rematch is None else self._rematch[1]
+            self._rematch = (table, {**known, **tokens})
+            if made:  # every seat learns of it, and the spectators
+                for s, st in enumerate(self.seats):
+                    for c in st.clients:
+                        c.send(self._rematch_json(s))
+                for c in self.spectators:
+                    c.send(self._rematch_json(None))
+                return
+        client.send(self._rematch_json(seat))
+
+    async def rekey(self, seat: int) -> str | None:
+        """A new token for human ``seat`` (its player asked for this rematch again, from a
+        table that had forgotten the first answer); None once the table is over."""
+        st = self.seats[seat]
+        if st.kind != "human" or self.status not in ("waiting", "playing"):
+            return None
+        token = new_token()
+        await self._change_seats({seat: dataclasses.replace(st, token_hash=hash_token(token))})
+        return token
 
     def _rematch_json(self, seat: int | None) -> dict[str, Any]:
         assert self._rematch is not None
