@@ -251,6 +251,12 @@ def test_a_failed_read_answers_503_without_details(tmp_path: Path) -> None:
             r = c.get(path)
             assert r.status_code == 503 and r.json()["error"] == "storage", r.text
             assert "disk" not in r.text and "SELECT" not in r.text
+        # a WebSocket to it is told why before it is closed, never closed in silence
+        with c.websocket_connect("/ws/someid") as ws:
+            ws.send_json({"type": "hello"})
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["code"] == "storage" and m["fatal"], m
+            assert "disk" not in json.dumps(m) and "SELECT" not in json.dumps(m)
 
 
 # ------------------------------------------------------------ a real full disk

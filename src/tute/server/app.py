@@ -285,12 +285,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
 
     @app.exception_handler(StorageError)
     async def storage_error(_: Request, exc: Exception) -> JSONResponse:
-        # the details (the database, its error) are for the log, not for players
-        if isinstance(exc, DamagedTableError):
-            log.error("%s", exc)
-            return _error("unavailable", f"this table's stored data is damaged ({exc.reason})")
-        log.error("storage: %s", exc)
-        return _error("storage", "the server cannot use its storage right now; try again later")
+        return _error(*_storage_failure(exc))
 
     app.add_exception_handler(SQLAlchemyError, storage_error)  # a read that failed: the same
 
@@ -513,6 +508,10 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             except TableError as exc:  # a damaged table (its reason), storage unreachable
                 _fatal(client, exc.code, exc.reason)
                 return
+            except Exception as exc:  # the storage failed reading it: said, never silent
+                code, reason = _storage_failure(exc)
+                _fatal(client, code, reason)
+                return
             if table is None:
                 _fatal(client, "not_found", "no such table")
                 return
@@ -616,6 +615,16 @@ def _charged(method: str, path: str) -> bool:
         return False
     return not (method == "POST" and (path in ("/api/play", "/api/tables")
                                       or path.endswith("/join")))
+
+
+def _storage_failure(exc: BaseException) -> tuple[str, str]:
+    """The error code and the words for players of a storage failure (the details, the
+    database and its error, go to the log only)."""
+    if isinstance(exc, DamagedTableError):
+        log.error("%s", exc)
+        return "unavailable", f"this table's stored data is damaged ({exc.reason})"
+    log.error("storage: %s", exc)
+    return "storage", "the server cannot use its storage right now; try again later"
 
 
 def _idle_watch(client: Client, table: Table, clock: Clock,
