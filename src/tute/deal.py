@@ -1091,7 +1091,8 @@ class Deal:
         self._tricks_won = (*won[:winner], won[winner] + 1, *won[winner + 1:])
         self._completed = (*self._completed, (self._leader, trick, winner, pts))
         self._events.append(TrickTaken(number, self._leader,
-                                       tuple(map(ALL_CARDS.__getitem__, trick)), winner, pts))
+                                       tuple(map(ALL_CARDS.__getitem__, trick)), winner, pts,
+                                       tuple(self._trick_seats(self._leader, len(trick)))))
         self._trick = ()
         self._leader = winner
         self._to_move = winner

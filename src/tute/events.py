@@ -19,6 +19,9 @@ class TrickTaken(NamedTuple):
     cards: tuple[Card, ...]  # in playing order, starting with the leader
     winner: int
     points: int
+    # who played each card, in the same order: clients show each card on the seat that
+    # played it (not every seat plays: four-seat subastado's dealer sits out)
+    seats: tuple[int, ...] = ()
 
 
 class Declared(NamedTuple):

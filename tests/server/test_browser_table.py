@@ -1045,3 +1045,59 @@ def test_a_lobby_redraw_between_press_and_release_keeps_the_click(
     page.wait_for_selector("text=Eva", timeout=10000)
     assert not page.errors, page.errors
     page.context.close()
+
+
+# ------------------------------------------------------------------ who played each card
+
+def test_four_seat_subastado_shows_every_card_on_the_seat_that_played_it(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    """With four at the table the dealer sits out, so the seat after a player is not always
+    the next number: the page shows each card of every trick on the seat the server says
+    played it (it counted seats from the leader, and put 39 cards in 60 on the wrong seat)."""
+    tid, tokens, start_match = seeded(data_dir, "tute_subastado", lambda m: m.to_move == 0,
+                                      options={"seats": 4, "match_deals": 1})
+    stored = sum(len(d.actions) for d in start_match.deals)  # the version at the restart
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_subastado"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    shown: set[tuple[str, str]] = set()
+    first = page.inner_text(".goal b")  # the deal being played: the first of the match
+
+    def done() -> bool:
+        if page.inner_text(".goal b") != first:
+            return True  # the next deal: the first one's tricks were all seen
+        button = page.locator("#last-btn[aria-expanded='false']:not([disabled])")
+        if button.count():
+            _click(button)  # the last trick, beside the one in play
+        seen = page.evaluate(
+            "() => [document.querySelector('.goal b')?.textContent, [...document."
+            "querySelectorAll('.last-trick figure')].map(f => [f.querySelector('[data-card]')"
+            ".dataset.card, f.querySelector('figcaption').textContent])]")
+        if seen[0] == first:
+            shown.update(tuple(p) for p in seen[1])
+        return False
+    _play_until(page, done, 120)
+    # who played what, from the server's own events (a spectator's, since the restart)
+    from websockets.sync.client import connect
+
+    names = ["Ana", "Bot 2", "Bot 3", "Bot 4"]
+    truth: dict[str, str] = {}
+    with connect(base.replace("http", "ws") + f"/ws/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "since": stored}))
+        welcome = json.loads(ws.recv())
+    for u in welcome["missed"] or []:
+        for e in u["events"]:
+            if e["e"] == "DealEnded":
+                break
+            if e["e"] == "CardPlayed":
+                truth[e["card"]] = names[e["seat"]]
+        else:
+            continue
+        break  # the first deal's cards only
+    seen = [(c, name) for c, name in shown if c in truth]
+    assert len(seen) >= 24  # most tricks were seen in the panel
+    wrong = [(c, name, truth[c]) for c, name in seen if truth[c] != name]
+    assert not wrong, wrong
+    assert not page.errors, page.errors
+    page.context.close()

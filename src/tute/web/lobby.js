@@ -83,12 +83,13 @@ function houseRules(v, opts, open) {
     <button type="button" class="ghost" id="reset-rules">${t("resetRules")}</button></details>`;
 }
 
+// The table's size as the server gives it: by the value of the option that sets it, if any.
 function seatCount(v, opts) {
   if (!v) return 4;
-  const spec = (name) => v.option_specs.find((s) => s.name === name);
-  if (v.options.includes("players")) return opts.players ?? spec("players").default;
-  if (v.id === "tute_subastado" && v.options.includes("seats")) return opts.seats ?? spec("seats").default;
-  return v.seats;
+  const sc = v.seat_counts;
+  if (!sc || !sc.option) return v.seats;
+  const spec = v.option_specs.find((s) => s.name === sc.option);
+  return sc.by_value[String(opts[sc.option] ?? spec?.default)] ?? v.seats;
 }
 
 function resultText(g) {

@@ -213,7 +213,6 @@ export function tablePage(id) {
       const u = T.queue.shift();
       if (T.v !== null && u.v <= T.v) continue;
       const prev = T.state;
-      const n = T.info.seats.length;
       const trick = u.events.find((e) => e.e === "TrickTaken");
       const ended = u.events.find((e) => e.e === "DealEnded");
       const plays = u.events.filter((e) => e.e === "CardPlayed");
@@ -227,7 +226,7 @@ export function tablePage(id) {
       plays.forEach((e) => say(t("played", seatName(e.seat), cardName(e.card))));
       if (plays.length) beep(380, 40);
       if (trick) {
-        T.flash = { cards: trick.cards.map((c, i) => [(trick.leader + i) % n, c]), winner: null };
+        T.flash = { cards: trick.cards.map((c, i) => [trick.seats[i], c]), winner: null };
         render();
         await Promise.all(froms.map(([s, r]) => flyIn(app, s, r)));
         T.flash.winner = trick.winner;

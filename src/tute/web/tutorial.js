@@ -116,7 +116,7 @@ export function tutorialPage(id) {
     let trick = d.trick, winner = null;
     const taken = [...st.events].reverse().find((e) => e.e === "TrickTaken");
     if (!trick.length && taken) {
-      trick = taken.cards.map((c, i) => [(taken.leader + i) % n, c]);
+      trick = taken.cards.map((c, i) => [taken.seats[i], c]);
       winner = taken.winner;
     }
     const myTurn = !st.done && d.to_move === me;
