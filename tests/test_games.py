@@ -92,9 +92,21 @@ _ID_TEST = re.compile(  # variant.id == "x", vid in (...), x.family == ..., "tut
     r"""|["'](tute_\w+|guinote\w*|parejas|arrastrado|subastado|cabron)["']\s*(==|!=|\bin\b)""")
 
 
+# the games' ids and families (tute.games), as a test of behaviour would name them
+_NAMES = "|".join(sorted({re.escape(n) for v in tute.VARIANTS.values()
+                          for n in (v.id, game_for(v).family)}, key=len, reverse=True))
+_IDS = "|".join(sorted((re.escape(v) for v in tute.VARIANTS), key=len, reverse=True))
+# behaviour keyed by variant ids: {"tute_parejas": ..., ...}
+_ID_TABLE = re.compile(rf"""["']({_IDS})["']\s*:\s*\S""")
+# the page: an id or a family compared or matched (variant === "x", .startsWith("guinote"))
+_JS_ID_TEST = re.compile(
+    r"""\bvariant\s*(===|!==|==|!=)\s*["']|\bvariant\??\.(startsWith|includes|endsWith)\("""
+    rf"""|(===|!==|==|!=)\s*["']({_NAMES})["']|["']({_NAMES})["']\s*(===|!==|==|!=)""")
+
+
 def test_no_variant_id_tests_outside_the_games() -> None:
     """Behaviour by a variant's id or family name lives in tute.games (and the option
-    checks of the registry, tute.variants), nowhere else."""
+    checks of the registry, tute.variants), nowhere else: not in Python, not in the page."""
     hits = []
     for path in SRC.rglob("*.py"):
         rel = path.relative_to(SRC).as_posix()
@@ -102,8 +114,14 @@ def test_no_variant_id_tests_outside_the_games() -> None:
             continue
         for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             code = line.split("#", 1)[0]
-            if _ID_TEST.search(code):
+            if _ID_TEST.search(code) or _ID_TABLE.search(code):
                 hits.append(f"{rel}:{no}: {line.strip()}")
+    for path in SRC.rglob("*.js"):
+        rel = path.relative_to(SRC).as_posix()
+        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if _JS_ID_TEST.search(code):
+                hits.append(f"{rel}:{no}: {line.strip()[:120]}")
     assert hits == []
 
 

@@ -146,6 +146,9 @@ class Game:
     exchanges: ClassVar[bool] = False
     #: an auction before the first lead (subastado)
     auction: ClassVar[bool] = False
+    #: the message (a key of the page's catalogue) that tells the stock is over and which
+    #: duties start: clients show it, never choose it by the game's name
+    stock_over_notice: ClassVar[str] = "stockOver"
     #: how ``tute score`` reads a deal of this game (its JSON schema, rule_cases.md S cases)
     schema: ClassVar[str] = ""
     #: the explicit layout fields ``Deal.new`` accepts besides the hands

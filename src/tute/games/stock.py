@@ -190,6 +190,7 @@ class Guinote(Stock):
     family = "guinote"
     arrastre_cantes = True
     keeps_cotos = True
+    stock_over_notice = "stockOverGuinote"  # follow suit and head: no duty to trump
 
     def score_schema(self) -> str:
         return "pairs" if self.variant.partnerships else "two"

@@ -351,6 +351,9 @@ class Table:
             "hints": self.hints,
             "clock": self.clock,
             "rematch": None if self._rematch is None else self._rematch[0].id,
+            # what the page needs to know of the game, told rather than guessed from its id
+            "game": {"auction": self.match.game.auction,
+                     "stock_over": self.match.game.stock_over_notice},
         }
 
     def _all_clients(self) -> list[Client]:

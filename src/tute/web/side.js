@@ -45,7 +45,7 @@ function contractHTML(C) {
     const [bid, who] = d.auction;
     return `<div class="contract"><b>${t("topBid")}</b>: ${bid ? `${esc(seatName(who))} · ${bid}` : t("noBidYet")}</div>`;
   }
-  if (T.info.variant === "tute_subastado" && !d.contract && !d.tricks.length) return `<div class="contract">${t("noBidYet")}</div>`;
+  if (T.info.game?.auction && !d.contract && !d.tricks.length) return `<div class="contract">${t("noBidYet")}</div>`;
   return "";
 }
 

@@ -88,12 +88,12 @@ export function tablePage(id) {
       const line = eventText(e);
       if (line) logLine(line);
       if (FELT.has(e.e) && line) note(line, e.e === "Declared" ? "cante" : "");
-      else if (e.e === "Passed" && T.info.variant === "tute_subastado" && line) note(line);
+      else if (e.e === "Passed" && T.info.game?.auction && line) note(line);
     }
     const d = T.state.deal, p = prev?.deal;
     // the end of the stock: the strict duties of the arrastre start now
     if (p && p.stock_count > 0 && d.stock_count === 0 && prev.deal_number === T.state.deal_number) {
-      note(t(T.info.variant.startsWith("guinote") ? "stockOverGuinote" : "stockOver"), "phase");
+      note(t(T.info.game?.stock_over || "stockOver"), "phase");
     }
     if (prev && T.state.deal_number !== prev.deal_number && d.carry) vueltasNote();
   }

@@ -302,11 +302,16 @@ def _exclusions(play: Play, opts: Options, var: Variant) -> int:
 # The timeline
 
 
-def _family(var: Variant) -> str:
-    if var.stock:
-        return "stock"
-    return {"tute_parejas": "parejas", "tute_arrastrado_3p": "arrastrado",
-            "tute_subastado": "subastado", "tute_cabron": "cabron"}.get(var.id, "parejas")
+def _trick_cantes(var: Variant) -> bool:
+    """Cantes fall in tricks by themselves and name trumps (cabrón): none is shown from a
+    hand. The game says so (``Game.trump_changes``); no variant id is read here."""
+    return game_for(var).trump_changes
+
+
+def _trump_from_deal(var: Variant) -> bool:
+    """The trump suit is known from the deal on (not named by an auction or a trick)."""
+    game = game_for(var)
+    return not (game.auction or game.trump_changes)
 
 
 def _kept_rights(var: Variant, opts: Options) -> bool:
@@ -328,10 +333,10 @@ def _stock_sizes(var: Variant, opts: Options, n: int) -> tuple[int, int]:
 def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
                          opts: Options) -> History:
     n = view.seats
-    fam = _family(var)
+    cabron = _trick_cantes(var)
     initial, total_rounds = _stock_sizes(var, opts, n)
     trump: int | None = None
-    if fam not in ("subastado", "cabron") and view.trump is not None:
+    if _trump_from_deal(var) and view.trump is not None:
         trump = int(view.trump)
     trick: list[tuple[int, int]] = []
     plays: list[Play] = []
@@ -369,7 +374,7 @@ def _history_from_events(view: SeatView, events: Sequence[Event], var: Variant,
             elif e.card is not None and e.seat == view.seat:
                 own[rnd] = e.card.index
         elif isinstance(e, Declared):
-            if fam == "cabron":  # the pair fell in the trick: nothing is shown from a hand
+            if cabron:  # the pair fell in the trick: nothing is shown from a hand
                 if trump is None:
                     trump = int(e.cards[0].suit)
                 continue
@@ -421,7 +426,7 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
     cante and exchange is not shown, so their bounds are the loosest the view allows (the
     replay then searches for a moment that works)."""
     n = view.seats
-    fam = _family(var)
+    cabron = _trick_cantes(var)
     order = var.order
     initial, total_rounds = _stock_sizes(var, opts, n)
     rounds = (initial - view.stock_count) // n if var.stock else 0
@@ -431,7 +436,7 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c.index for _, c in view.trick), None))
     first_pair = len(tricks) + 1  # cabrón: trumps start after the first trick with a marriage
-    if fam == "cabron" and view.trump is not None:
+    if cabron and view.trump is not None:
         for k, (_, cards, w) in enumerate(tricks):
             mask = sum(1 << c for c in cards)
             if w is not None and any(mask & marriage_mask(s, order) == marriage_mask(s, order)
@@ -444,7 +449,7 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
     play_trick: dict[int, int] = {}
     for k, (leader, cards, w) in enumerate(tricks):
         number = k + 1
-        if fam == "cabron":
+        if cabron:
             trump = int(view.trump) if view.trump is not None and number > first_pair else None
         else:
             trump = None if view.trump is None else int(view.trump)
@@ -465,7 +470,7 @@ def _history_from_view(view: SeatView, var: Variant, opts: Options) -> History:
         if w is not None:
             winners.append(w)
     shows: list[Shown] = []
-    if fam != "cabron":
+    if not cabron:
         for s, decl, _pts in view.cantes:
             trump_now = None if view.trump is None else int(view.trump)
             mask = declaration_cards(decl, trump_now, order)
@@ -515,7 +520,6 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
     opts = view.options
     n = view.seats
     obs = view.seat
-    fam = _family(var)
     deck, size = var.layout(opts)
     hist = (_history_from_events(view, events, var, opts) if events is not None
             else _history_from_view(view, var, opts))
@@ -658,7 +662,7 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
         return _held(c, s, at, by, hidden, domains, lines, held_by, taken_by, taken_at, leave)
 
     forbids += _poll_forbids(view, var, opts, hist, held, notes)
-    _other_notes(view, var, opts, hist, notes, fam)
+    _other_notes(view, var, opts, hist, notes)
     return Knowledge(
         view=view, variant=var, options=opts, seat=obs, seats=n, stock_game=stock,
         order=var.order, deck=deck, hidden=hidden, capacity=capacity, domains=domains,
@@ -674,7 +678,7 @@ def _forbids(view: SeatView, var: Variant, opts: Options, hist: History, hidden:
              leave: dict[int, int], notes: list[str]) -> list[Forbid]:
     """Forty before twenty: a 20 sung while the trump marriage was still unsung says the singer
     did not hold both its cards (``enforce``); under ``forfeit`` a later 40 says the same."""
-    if opts.forty_first == "off" or _family(var) == "cabron" or not hist.shows:
+    if opts.forty_first == "off" or _trick_cantes(var) or not hist.shows:
         return []
     obs = view.seat
     order = var.order
@@ -867,7 +871,7 @@ def _held(c: int, s: int, at: int, by: int, hidden: int,
 
 
 def _other_notes(view: SeatView, var: Variant, opts: Options, hist: History,
-                 notes: list[str], fam: str) -> None:
+                 notes: list[str]) -> None:
     """Conditions the sampler does not encode; the replay of the record checks them."""
     if hist.events is not None:
         if any(isinstance(e, ThrownIn) for e in hist.events):
@@ -882,6 +886,6 @@ def _other_notes(view: SeatView, var: Variant, opts: Options, hist: History,
         notes.append(f"cante_restriction={opts.cante_restriction}")
     if any(sh.declaration is HIDDEN_VEINTE for sh in hist.shows):
         notes.append("a 20 of a suit not told: its singer held some unsung marriage then")
-    if hist.events is None and fam == "stock" and opts.stock_phase_rule == "full" and (
+    if hist.events is None and var.stock and opts.stock_phase_rule == "full" and (
             hist.swaps):
         notes.append("an exchange's moment under full stock-phase duties")
