@@ -22,8 +22,7 @@ from tute.rules import available_declarations, legal_mask, trick_winner
 
 pytest.importorskip("numba")
 
-VARIANTS = ("tute_parejas", "guinote", "tute_2p_habanero", "tute_2p_corriente", "guinote_2p",
-            "tute_arrastrado_3p", "tute_cabron", "tute_subastado")
+VARIANTS = tuple(tute.VARIANTS)  # every game of the registry: a new one is checked here too
 STOCK_RULES = ("free", "follow_trump_lead", "follow_suit", "full")
 FORTY = ("enforce", "forfeit", "off")
 DECL_NAMES = {0: "cuarenta", 1: "veinte:o", 2: "veinte:c", 3: "veinte:e", 4: "veinte:b",
@@ -125,6 +124,8 @@ OPTION_SETS = {
                            {"cante_restriction": "forfeit_if_skipped_first"},
                            {"cante_restriction": "first_win_only", "players": 4}],
     "tute_cabron": [{}, {"players": 4}, {"players": 4, "must_undertrump": True}],
+    "tute_gana_pierde": [{}, {"players": 3}],  # five seats: beyond the kernel (4 at most)
+    "tute_cabrero": [{}, {"players": 3}],
     # a contract every deal (nobody may pass it out), the idle dealer, the widow, every cante
     "tute_subastado": [{"all_pass": "mano_forced"},
                        {"all_pass": "mano_forced", "seats": 4, "auction_rounds": "open"},
