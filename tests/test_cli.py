@@ -394,6 +394,17 @@ def _score_query(deal: tute.Deal) -> tuple[dict[str, Any], dict[str, Any]] | Non
         query.update(totals=dict(zip(names, res.totals, strict=True)),
                      took_trick=sorted(took))
         return query, {"losers": [n for n, k in zip(names, res.losses, strict=True) if k]}
+    if game_for(var).score_schema() == "individual":  # gana-pierde, cabrero
+        took = {t.winner for t in deal.tricks}
+        last = next(i for i, x in enumerate(res.last_trick) if x)
+        query.update(totals=dict(zip(names, res.totals, strict=True)),
+                     took_trick=sorted(took), last_trick=last,
+                     sang=sorted({s for s, _d, _p in deal.cantes}))
+        want: dict[str, Any] = {"losses_added": {
+            n: k for n, k in zip(names, res.losses, strict=True) if k}}
+        if res.winner is not None:
+            want["out"] = names[res.winner]
+        return query, want
     if var.partnerships:
         query["sides"] = dict(zip(names, detail, strict=True))
     else:

@@ -36,6 +36,7 @@ from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, Declared, Exchanged, TrickTaken
 from .games import game_for
+from .games.base import Tally
 from .games.cabron import cabron_losers
 from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name, tr
 from .match import Match
@@ -248,7 +249,8 @@ _LEGAL_KEYS = frozenset({"variant", "trump", "phase", "trick", "to_play", "hand"
                          "partners"})
 _SCORE_KEYS = frozenset({"variant", "options", "players", "sides", "mano_side", "totals",
                          "last_trick", "tute", "contract", "declarer", "declarer_total",
-                         "idle_dealer", "takeover", "took_trick", "no_trick", "all_took_tricks"})
+                         "idle_dealer", "takeover", "took_trick", "no_trick", "all_took_tricks",
+                         "sang"})
 
 
 def _check_keys(data: Mapping[str, Any], known: frozenset[str]) -> None:
@@ -646,6 +648,8 @@ def score_line(data: Any) -> dict[str, Any]:
         return _score_subastado(opts, data)
     if schema == "cabron":
         return _score_cabron(variant, opts, data)
+    if schema == "individual":
+        return _score_individual(variant, opts, data)
     _bad(f"field 'variant': scoring of {variant.id} is not supported")
 
 
@@ -861,10 +865,11 @@ def _score_subastado(opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
                        "balances": {f"seat{s}": v for s, v in sorted(balance.items())}}}
 
 
-def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    n = variant.seat_count(opts)
-    names = [f"seat{i}" for i in range(n)]
-    totals = _seat_totals(data, names, 230)
+def _took_tricks(data: Mapping[str, Any], names: Sequence[str],
+                 totals: Mapping[str, int]) -> list[bool]:
+    """Who took a trick: ``took_trick`` (seats, or seat -> bool), ``no_trick`` (seats) or
+    ``all_took_tricks``; needed where a seat scored nothing (it may still have taken one)."""
+    n = len(names)
     took = [True] * n
     told = False
     if "took_trick" in data:
@@ -899,8 +904,45 @@ def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> d
                  "(took_trick, no_trick or all_took_tricks)")
     if not any(took):
         _bad("field 'took_trick': somebody must have taken the tricks")
-    losers = cabron_losers([totals[k] for k in names], took)
+    return took
+
+
+def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
+    n = variant.seat_count(opts)
+    names = [f"seat{i}" for i in range(n)]
+    totals = _seat_totals(data, names, 230)
+    took = _took_tricks(data, names, totals)
+    losers = cabron_losers([totals[k] for k in names], took, opts.cabron_middle)
     return {"totals": totals, "result": {"losers": [names[i] for i in losers]}}
+
+
+def _score_individual(variant: Variant, opts: Options,
+                      data: Mapping[str, Any]) -> dict[str, Any]:
+    """Games scored seat by seat in lost games (gana-pierde, cabrero): the deal is told as
+    data and the game scores it (``Game.score``), as it does at the table."""
+    n = variant.seat_count(opts)
+    names = [f"seat{i}" for i in range(n)]
+    tute = _tute_side(data, names, n, lambda s: s)
+    totals = _seat_totals(data, names, 230)
+    took = _took_tricks(data, names, totals) if tute is None else [True] * n
+    lt = data.get("last_trick")
+    last = None if lt is None else _seat(lt, "last_trick", n)
+    sang = data.get("sang", [])
+    if not isinstance(sang, list):
+        _bad(f"field 'sang': expected a list of the seats that sang, got {_q(sang)}")
+    singers = {_seat(s, "sang", n) for s in sang}
+    values = tuple(totals[k] for k in names)
+    tally = Tally(reason="tute" if tute is not None else "tricks", who=tute, offender=None,
+                  totals=values, points=values, cantes=tuple(() for _ in names),
+                  seat_cantes=tuple((20,) if s in singers else () for s in range(n)),
+                  last_side=last, seats=n, side_of=tuple(range(n)), mano=0, carry=None,
+                  tricks_won=tuple(int(t) for t in took), contract=None)
+    score = game_for(variant).score(tally, opts)
+    result: dict[str, Any] = {"losses_added": {
+        names[s]: v for s, v in enumerate(score.losses or ()) if v}}
+    if score.winner is not None:
+        result["out"] = names[score.winner]  # went out: everyone else loses
+    return {"totals": totals, "result": result}
 
 
 @_command("score")
@@ -911,9 +953,11 @@ def score_command() -> None:
     "mano_side"}; two players {"seat0": ..., "seat1": ...}; arrastrado {"totals": {seatN: n},
     "last_trick"}; subastado {"contract": {declarer, bid, trump}, "declarer": ... or
     "declarer_total", "idle_dealer", "takeover"}; cabrón {"totals", "no_trick" / "took_trick"};
-    a tute: {"tute": "<side or seat>"}. Each answer: {"totals": ..., "result": ...} or
-    {"error": "..."} (then exit status 2). A line holds at most 1 MB (a longer one is answered
-    with an error and skipped) and JSON nested at most 32 levels deep.
+    gana-pierde and cabrero {"totals", "last_trick", "no_trick" / "took_trick", "sang"} (each
+    seat's lost games, and who went out); a tute: {"tute": "<side or seat>"}. Each answer:
+    {"totals": ..., "result": ...} or {"error": "..."} (then exit status 2). A line holds at
+    most 1 MB (a longer one is answered with an error and skipped) and JSON nested at most 32
+    levels deep.
     """
     _json_lines(score_line)
 

@@ -33,7 +33,7 @@ class Cabrero(Arrastrado):
 
     __slots__ = ()
     family = "cabrero"
-    schema = ""  # ``tute score`` has no schema for it (yet): it refuses it by name
+    schema = "individual"  # ``tute score``: totals, tricks taken, who sang
 
     def check_options(self, options: Options) -> Options:
         for (name, value), why in _NOT_YET.items():

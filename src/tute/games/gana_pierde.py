@@ -28,7 +28,7 @@ class GanaPierde(Arrastrado):
 
     __slots__ = ()
     family = "gana_pierde"
-    schema = ""  # ``tute score`` has no schema for it (yet): it refuses it by name
+    schema = "individual"  # ``tute score``: totals, tricks taken, who sang
 
     def layout(self, options: Options) -> tuple[int, int]:
         # every card dealt: 13 each and a table card with three, 10 with four, 8 with five
