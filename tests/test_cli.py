@@ -856,3 +856,29 @@ def test_play_checks_its_record_files_with_the_same_bounds(tmp_path: Path, flag:
     assert code == 2 and "nested more than 32 levels deep" in err
     proc = tute_process(["play", flag, "/dev/zero"])
     assert proc.returncode == 2 and b"larger than 16 MB" in proc.stderr
+
+
+def test_the_command_says_which_extra_it_needs(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``pip install tute`` is the engine alone: without Typer the tute command says how to
+    get it, and without Textual so does the full-screen game (never an import traceback)."""
+    import importlib.util
+
+    from tute import console
+
+    real = importlib.util.find_spec
+    gone: set[str] = {"typer"}
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in gone else real(name, *a))
+    with pytest.raises(SystemExit) as out:
+        console.main(["variants"])
+    assert out.value.code == 2
+    assert "pip install 'tute[cli]'" in capsys.readouterr().err
+    gone = {"textual"}
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    with pytest.raises(SystemExit) as out:
+        console.main(["play"])
+    assert out.value.code == 2
+    err = capsys.readouterr().err
+    assert "pip install 'tute[tui]'" in err and "--plain" in err

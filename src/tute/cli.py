@@ -1859,6 +1859,10 @@ def play_command(
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
     if not plain:
+        from .console import missing_extra
+
+        if missing := missing_extra("textual", "tui", "the full-screen game"):
+            _bad(missing.removeprefix("tute: ") + " (or play line by line: tute play --plain)")
         from .tui import TuiCrash
         from .tui import run as run_tui
 
