@@ -560,6 +560,12 @@ def test_house_rules_and_partnerships_from_the_server(browser: Any,
     page.goto(base + "/reglas/guinote")
     page.wait_for_selector("ol.rules li")
     assert "coto" in page.inner_text("ol.rules")
+    # every game has its rules page, with the words the server gives with the game
+    for vid, word in (("tute_gana_pierde", "101"), ("tute_cabrero", "poroto")):
+        page.goto(base + f"/reglas/{vid}")
+        page.wait_for_selector("ol.rules li")
+        assert word in page.inner_text("ol.rules") and page.inner_text(".game-desc")
+        assert "no existe" not in page.inner_text("main")
     assert not page.errors, page.errors
     page.context.close()
 

@@ -135,3 +135,18 @@ def test_new_games_are_offered_with_their_own_domains(client: TestClient) -> Non
         info = client.get(f"/api/tables/{body['id']}").json()
         assert info["status"] == "playing" and info["variant"] == vid
         assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
+
+
+def test_every_game_has_its_words_in_both_languages(client: TestClient) -> None:
+    """The page words each game from what the server gives with it (tute.games.descriptions):
+    a description and a summary of its rules, in Spanish and English, for every game."""
+    import tute
+
+    variants = client.get("/api/variants").json()["variants"]
+    assert {v["id"] for v in variants} == set(tute.VARIANTS)
+    for v in variants:
+        for lang in ("es", "en"):
+            words = v["words"][lang]
+            assert words["desc"] and len(words["rules"]) >= 3, (v["id"], lang)
+        assert v["words"]["es"]["desc"] != v["words"]["en"]["desc"]
+

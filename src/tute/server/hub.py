@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
+from ..games.descriptions import describe
 from ..match import Match
 from ..records import options_to_json
 from ..variants import (
@@ -57,7 +58,8 @@ def variants_json() -> list[dict[str, Any]]:
         out.append({"id": v.id, "name": v.name, "english": v.english,
                     "seats": v.seat_count(), "seat_counts": _seat_counts(v),
                     "partnerships": v.partnerships,
-                    "summary": v.summary, "options": list(v.option_names),
+                    "summary": v.summary, "words": describe(v.id),
+                    "options": list(v.option_names),
                     "option_specs": [_option_json(v, name) for name in v.option_names]})
     return out
 

@@ -1,8 +1,8 @@
 // The dialogs over the table: waiting for players, the end of a deal, the end of the match,
 // the score sheet, and the rules. Each fits a 360 px screen: tables have the sides as
 // columns and scroll inside the dialog rather than widen it.
-import { t, gameInfo } from "./i18n.js";
-import { esc } from "./util.js";
+import { t } from "./i18n.js";
+import { esc, gameInfo } from "./util.js";
 import { sheetHTML } from "./sheet.js";
 
 const dialog = (cls, body, label) =>

@@ -1,8 +1,8 @@
 // The lobby: play against bots, create a table with its house rules, join by code, resume,
 // watch a live game, and the visitor's own finished games with their results.
-import { t, getLang, gameInfo, optionLabel, optionGroup, choiceLabel } from "./i18n.js";
+import { t, getLang, optionLabel, optionGroup, choiceLabel } from "./i18n.js";
 import { cardSVG } from "./cards.js";
-import { esc, api, local, loadVariants, variantsNow, variantOf } from "./util.js";
+import { esc, api, local, loadVariants, variantsNow, variantOf, gameInfo } from "./util.js";
 import { app, page, nav, topbar, bindTopbar } from "./shell.js";
 import { variantName, tablePage } from "./table.js";
 import { rulesHTML } from "./dialogs.js";

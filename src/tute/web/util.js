@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: escaping, the API, what this browser keeps.
-import { errorText } from "./i18n.js";
+import { errorText, getLang } from "./i18n.js";
 
 export const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => (
   { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -65,6 +65,12 @@ export async function loadVariants() {
 }
 export const variantsNow = () => variants || [];
 export function variantOf(id) { return variantsNow().find((x) => x.id === id) || null; }
+// A game's description and rules as the server gives them with the game (tute.games).
+export function gameInfo(id) {
+  const words = variantOf(id)?.words;
+  const g = words && (words[getLang()] || words.es);
+  return g ? { desc: g.desc, rules: g.rules } : null;
+}
 
 let audio = null;
 export function beep(freq = 520, ms = 60, gain = 0.05) {
