@@ -831,3 +831,127 @@ def catalogue(lang: str) -> dict[str, Any]:
             "goals": {kind: {"text": table[key], "params": names}
                       for kind, (key, names) in GOAL_PHRASES.items()},
             "cantes": {"veinte": table["veinte_hidden"]}}
+
+# ---------------------------------------------------------------------------------------------
+# The options of the games: a label and a line each, served with their specs (/api/variants)
+
+#: option name -> (label, line) in Spanish; English labels come from the name, lines from
+#: the option's own doc (tute.variants.OPTION_SPECS)
+OPTION_WORDS_ES: Final[dict[str, tuple[str, str]]] = {
+    "partner_exemption": (
+        "Sin montar al compañero",
+        "No hay que montar si la baza es del compañero"),
+    "must_undertrump": (
+        "Fallar aunque no se monte",
+        "Sin palo y sin poder montar, hay que echar triunfo"),
+    "must_head_after_ruff": (
+        "Montar tras un fallo",
+        "Tras un fallo, los demás deben montar el palo"),
+    "stock_phase_rule": ("Con montón", "Obligaciones mientras queda montón"),
+    "hand_size": ("Cartas por mano", "En los juegos con montón"),
+    "cante_by": ("Quién canta", "El que gana la baza o su bando"),
+    "forty_first": ("Las cuarenta primero", "Antes de cualquier veinte"),
+    "cante_restriction": ("Cantes y primera baza", "Cantes ligados a la primera baza del bando"),
+    "cante_before_draw": ("Cantar antes de robar", "A dos: se canta antes de robar"),
+    "tute_enabled": ("Tute", "Se puede cantar tute (cuatro reyes o caballos)"),
+    "tute_award": ("Qué gana el tute", "La mano, dos juegos, la partida…"),
+    "tute_dealt_wins_immediately": ("Tute de mano", "Un tute repartido gana sin jugar"),
+    "exchange_timing": ("Cuándo se cambia", "Momento de cambiar la muestra"),
+    "exchange_last_round_allowed": (
+        "Cambio en la última ronda",
+        "Se puede cambiar en el último robo"),
+    "exchange_two_enabled": ("Cambio del dos", "El 2 de triunfo se lleva una muestra baja"),
+    "two_exchanges_four": ("El dos por el cuatro", "El 2 se lleva un 4"),
+    "exchange_mandatory": ("Cambios obligados", "El 7 y el 2 se cambian por fuerza (a tres)"),
+    "exchange_side_requirement": (
+        "Quién cambia (guiñote)",
+        "El bando que ganó esta baza o cualquiera"),
+    "tie_break": ("Empate", "Lo decide la última baza, el bando mano o se repite"),
+    "two_games_threshold": ("Dos juegos con", "Tantos que valen dos juegos (o salir)"),
+    "two_games_rule": ("Regla de los dos juegos", "rs: 101 solo sin cantes, si no 121"),
+    "match": ("Duración", "Serie de N manos o carrera a N juegos"),
+    "scoring_2p": ("Tanteo a dos", "A 101 o una mano por juego"),
+    "both_over": ("Si los dos pasan de 101", "Gana el más alto o el de la última baza"),
+    "vueltas_claim": ("Llegar a 101 de vueltas", "Al momento, reclamándolo o al final de la mano"),
+    "games_to_win": ("Juegos para ganar", "Juegos que gana la partida"),
+    "scoring_3p": ("Tanteo a tres", "Perdidos, ganador por mano o pagos"),
+    "loss_limit": ("Límite de perdidos", "Juegos perdidos que acaban la partida"),
+    "multi_over": ("Si varios pasan del límite", "Gana el más alto o el de la última baza"),
+    "seats": ("Personas en la mesa", "Con cuatro, el que reparte descansa"),
+    "players": ("Jugadores", "Jugadores en un juego individual"),
+    "widow_card": ("Carta viuda", "40 cartas y una carta boca abajo para el que gana la subasta"),
+    "min_bid": ("Puja mínima", "La primera puja más baja"),
+    "bid_step": ("Paso de la puja", "Las pujas son múltiplos de esto"),
+    "auction_rounds": ("Vueltas de subasta", "Cada uno una vez, o hasta que pasen todos menos uno"),
+    "all_pass": ("Si todos pasan", "Se reparte de nuevo o el mano juega a la mínima"),
+    "dealer_takeover": ("El que reparte se queda la puja", "Con cuatro en la mesa"),
+    "takeover_increment": ("Suma al quedarse", "Lo que añade quedarse la puja"),
+    "double_at_bid": ("Doble desde", "Pujas desde aquí pagan doble"),
+    "declarer_leads": ("Sale el que juega", "El ganador de la subasta sale a la primera baza"),
+    "cantes_declarer_only": ("Solo canta el que juega", "Solo cuentan sus cantes"),
+    "settlement": ("Liquidación", "Pagos o tantos"),
+    "match_target": ("Saldo para ganar", "Saldo que gana la partida"),
+    "match_deals": ("Número de manos", "Vacío: se juega hasta el saldo"),
+    "partidas_per_coto": ("Partidas por coto", "Partidas que hacen un coto"),
+    "cotos_to_win": ("Cotos para ganar", "Cotos que ganan la partida"),
+    "thirty_malas": ("Treinta malas", "Los cantes solo cuentan con 30 tantos de cartas"),
+    "guinote_hide_arrastre_suit": (
+        "Veinte sin enseñar en el arrastre",
+        "Presentación: el palo de unas veinte cantadas en el arrastre solo lo sabe quien las "
+        "canta"),
+    "next_dealer": ("Quién reparte después", "Por turno o el que ganó la última baza"),
+    "first_dealer": ("Quién reparte primero", "Al azar, a reyes o el dos de oros es mano"),
+    "deal_packet": ("Cartas por paquete", "Al repartir"),
+    "reshuffle": ("Barajar cada mano", "Barajar antes de cada mano"),
+    "renuncio_mode": ("Renuncio", "Se impide o se reclama"),
+    "renuncio_penalty": ("Castigo del renuncio", "Pierde la mano o dos juegos"),
+    "weak_hand_max_points": (
+        "Tirar una mano floja",
+        "Una mano de estos tantos o menos se puede tirar"),
+    "misdeal_passes_after": ("Manos tiradas seguidas", "Tras estas, el reparto pasa"),
+    "capote_award": (
+        "Premio del capote",
+        "Tantos extra por llevarse todas las bazas (ninguna fuente da premio)"),
+    "last_trick_bonus": ("Diez de últimas", "Tantos por llevarse la última baza"),
+    "cantes_enabled": ("Cantes", "Se pueden cantar las veinte y las cuarenta"),
+    "gp_out_threshold": (
+        "Tantos para salir",
+        "Quien llega a estos tantos sale ganando y pierden los demás"),
+    "gp_tie_high": (
+        "Empate en lo más alto",
+        "Si varios empatan con más tantos: pierden todos o ninguno"),
+    "cabron_middle": (
+        "Quién queda en medio",
+        "Pierden los tantos entre el más alto y el más bajo (o, en registros antiguos, los "
+        "puestos de en medio)"),
+    "cabrero_loser": ("Quién pierde por tantos", "El segundo en tantos, o el del medio"),
+    "cabrero_no_base": ("Sin base", "Quien no hizo baza: se salva, o cuenta con cero tantos"),
+    "cabrero_tute_award": (
+        "Lo que cuesta un tute",
+        "Un poroto a cada uno, la partida, N porotos o nada"),
+    "cabrero_tute_porotos": (
+        "Porotos del tute",
+        "Porotos que pierde cada uno cuando el tute cuesta N"),
+    "cabrero_trump": (
+        "Cómo se elige el triunfo",
+        "La última carta repartida, o por turno: oros, copas, espadas, bastos"),
+    "cabrero_three_deck": (
+        "La carta 40 con tres",
+        "Queda en la mesa, o se quita el dos de triunfo"),
+    "cabrero_dealer_sits_out_from": (
+        "El que reparte descansa desde",
+        "Con tantos jugadores a la mesa, el que reparte no juega la mano"),
+    "cabrero_match_end": (
+        "Fin de la partida",
+        "Se acaba con el primero que llega al límite, o se retira y siguen los demás"),
+    "cabrero_no_cargar": ("No cargar", "Quien no puede ganar la baza echa su carta de menos valor"),
+}
+
+
+def option_words(name: str, doc: str) -> dict[str, list[str]]:
+    """An option's label and line in each language: {lang: [label, line]}."""
+    english = name.replace("_", " ")
+    out = {"en": [english[:1].upper() + english[1:], doc]}
+    if name in OPTION_WORDS_ES:
+        out["es"] = list(OPTION_WORDS_ES[name])
+    return out

@@ -149,4 +149,7 @@ def test_every_game_has_its_words_in_both_languages(client: TestClient) -> None:
             words = v["words"][lang]
             assert words["desc"] and len(words["rules"]) >= 3, (v["id"], lang)
         assert v["words"]["es"]["desc"] != v["words"]["en"]["desc"]
-
+        for spec in v["option_specs"]:  # and every option its label and line in both
+            for lang in ("es", "en"):
+                label, line = spec["words"][lang]
+                assert label and line, (v["id"], spec["name"], lang)

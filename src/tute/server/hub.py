@@ -15,6 +15,7 @@ from typing import Any
 from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..games.descriptions import describe
+from ..i18n import option_words
 from ..match import Match
 from ..records import options_to_json
 from ..variants import (
@@ -91,7 +92,7 @@ def _option_json(v: Any, name: str) -> dict[str, Any]:
     if hasattr(default, "to_json"):
         default = default.to_json()
     out: dict[str, Any] = {"name": name, "kind": spec.kind, "default": default,
-                           "doc": spec.doc}
+                           "doc": spec.doc, "words": option_words(name, spec.doc)}
     if spec.kind == "choice":
         out["choices"] = list(spec.choices)
     elif spec.kind in ("int", "int_or_null"):

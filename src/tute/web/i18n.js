@@ -327,72 +327,11 @@ export function errorText(code, reason, refusal, you) {
   return reason || code || "?";
 }
 
-// ------------------------------------------------------------------ the games
-
-// Each game's description (the lobby) and rules (its page and the table's "?"), short enough
-// to read at the table; docs/rules.md is the full rule book.
 // ------------------------------------------------------------------ house rules
 
-// The engine's options (tute.variants OPTION_SPECS): a Spanish label and line each, grouped.
-// An option missing here shows the engine's own English line.
-const OPTS_ES = {
-  match: ["Duración", "Serie de N manos o carrera a N juegos"],
-  games_to_win: ["Juegos para ganar", "Juegos que gana la partida"],
-  loss_limit: ["Límite de perdidos", "Juegos perdidos que acaban la partida"],
-  partidas_per_coto: ["Partidas por coto", "Partidas que hacen un coto"],
-  cotos_to_win: ["Cotos para ganar", "Cotos que ganan la partida"],
-  match_target: ["Saldo para ganar", "Saldo que gana la partida"],
-  match_deals: ["Número de manos", "Vacío: se juega hasta el saldo"],
-  two_games_threshold: ["Dos juegos con", "Tantos que valen dos juegos (o salir)"],
-  two_games_rule: ["Regla de los dos juegos", "rs: 101 solo sin cantes, si no 121"],
-  scoring_2p: ["Tanteo a dos", "A 101 o una mano por juego"],
-  scoring_3p: ["Tanteo a tres", "Perdidos, ganador por mano o pagos"],
-  both_over: ["Si los dos pasan de 101", "Gana el más alto o el de la última baza"],
-  multi_over: ["Si varios pasan del límite", "Gana el más alto o el de la última baza"],
-  vueltas_claim: ["Llegar a 101 de vueltas", "Al momento, reclamándolo o al final de la mano"],
-  tie_break: ["Empate", "Lo decide la última baza, el bando mano o se repite"],
-  settlement: ["Liquidación", "Pagos o tantos"],
-  thirty_malas: ["Treinta malas", "Los cantes solo cuentan con 30 tantos de cartas"],
-  partner_exemption: ["Sin montar al compañero", "No hay que montar si la baza es del compañero"],
-  must_undertrump: ["Fallar aunque no se monte", "Sin palo y sin poder montar, hay que echar triunfo"],
-  must_head_after_ruff: ["Montar tras un fallo", "Tras un fallo, los demás deben montar el palo"],
-  stock_phase_rule: ["Con montón", "Obligaciones mientras queda montón"],
-  hand_size: ["Cartas por mano", "En los juegos con montón"],
-  cante_by: ["Quién canta", "El que gana la baza o su bando"],
-  forty_first: ["Las cuarenta primero", "Antes de cualquier veinte"],
-  cante_restriction: ["Cantes y primera baza", "Cantes ligados a la primera baza del bando"],
-  cante_before_draw: ["Cantar antes de robar", "A dos: se canta antes de robar"],
-  tute_enabled: ["Tute", "Se puede cantar tute (cuatro reyes o caballos)"],
-  tute_award: ["Qué gana el tute", "La mano, dos juegos, la partida…"],
-  tute_dealt_wins_immediately: ["Tute de mano", "Un tute repartido gana sin jugar"],
-  exchange_timing: ["Cuándo se cambia", "Momento de cambiar la muestra"],
-  exchange_last_round_allowed: ["Cambio en la última ronda", "Se puede cambiar en el último robo"],
-  exchange_two_enabled: ["Cambio del dos", "El 2 de triunfo se lleva una muestra baja"],
-  two_exchanges_four: ["El dos por el cuatro", "El 2 se lleva un 4"],
-  exchange_mandatory: ["Cambios obligados", "El 7 y el 2 se cambian por fuerza (a tres)"],
-  exchange_side_requirement: ["Quién cambia (guiñote)", "El bando que ganó esta baza o cualquiera"],
-  seats: ["Personas en la mesa", "Con cuatro, el que reparte descansa"],
-  players: ["Jugadores", "Jugadores en un juego individual"],
-  widow_card: ["Carta viuda", "40 cartas y una carta boca abajo para el que gana la subasta"],
-  min_bid: ["Puja mínima", "La primera puja más baja"],
-  bid_step: ["Paso de la puja", "Las pujas son múltiplos de esto"],
-  auction_rounds: ["Vueltas de subasta", "Cada uno una vez, o hasta que pasen todos menos uno"],
-  all_pass: ["Si todos pasan", "Se reparte de nuevo o el mano juega a la mínima"],
-  dealer_takeover: ["El que reparte se queda la puja", "Con cuatro en la mesa"],
-  takeover_increment: ["Suma al quedarse", "Lo que añade quedarse la puja"],
-  double_at_bid: ["Doble desde", "Pujas desde aquí pagan doble"],
-  declarer_leads: ["Sale el que juega", "El ganador de la subasta sale a la primera baza"],
-  cantes_declarer_only: ["Solo canta el que juega", "Solo cuentan sus cantes"],
-  next_dealer: ["Quién reparte después", "Por turno o el que ganó la última baza"],
-  first_dealer: ["Quién reparte primero", "Al azar, a reyes o el dos de oros es mano"],
-  deal_packet: ["Cartas por paquete", "Al repartir"],
-  reshuffle: ["Barajar cada mano", "Barajar antes de cada mano"],
-  renuncio_mode: ["Renuncio", "Se impide o se reclama"],
-  renuncio_penalty: ["Castigo del renuncio", "Pierde la mano o dos juegos"],
-  weak_hand_max_points: ["Tirar una mano floja", "Una mano de estos tantos o menos se puede tirar"],
-  misdeal_passes_after: ["Manos tiradas seguidas", "Tras estas, el reparto pasa"],
-  guinote_hide_arrastre_suit: ["Veinte sin enseñar en el arrastre", "Presentación: el palo de unas veinte cantadas en el arrastre solo lo sabe quien las canta"],
-};
+// Each game's description and rules come with the game (util.js gameInfo, tute.games).
+
+// The engine's options: their labels and lines come with their specs (tute.i18n.option_words).
 const OPT_GROUPS = {
   match: "match", games_to_win: "match", loss_limit: "match", partidas_per_coto: "match", cotos_to_win: "match",
   match_target: "match", match_deals: "match", two_games_threshold: "match", two_games_rule: "match",
@@ -428,10 +367,8 @@ const CHOICES_ES = {
 };
 
 export function optionLabel(spec) {
-  const es = lang === "es" ? OPTS_ES[spec.name] : null;
-  if (es) return { label: es[0], line: es[1] };
-  const label = spec.name.replace(/_/g, " ");
-  return { label: label[0].toUpperCase() + label.slice(1), line: spec.doc };
+  const [label, line] = spec.words?.[lang] || spec.words?.en || [spec.name, spec.doc];
+  return { label, line };
 }
 export function optionGroup(name) { return OPT_GROUPS[name] || "other"; }
 export function choiceLabel(v) {
