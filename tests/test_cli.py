@@ -882,3 +882,24 @@ def test_the_command_says_which_extra_it_needs(monkeypatch: pytest.MonkeyPatch,
     assert out.value.code == 2
     err = capsys.readouterr().err
     assert "pip install 'tute[tui]'" in err and "--plain" in err
+
+
+def test_solve_takes_the_match_records_the_game_saves(tmp_path: Path) -> None:
+    """``tute solve`` reads a match record (as ``tute play`` saves it): the position of its
+    current deal after its actions, named by its deal number."""
+    pytest.importorskip("numba")
+    match = Match.new("tute_parejas", seed=3, options={"match": {"mode": "race", "games": 2}})
+    rng = random.Random(1)
+    while len(match.deals) < 2 or len(match.deal.actions) < 30:  # late in the second deal
+        acts = match.legal_actions()
+        match.apply(acts[rng.randrange(len(acts))])
+    path = _write(tmp_path, "saved.json", match.to_record())
+    code, out, err = run(["solve", path, "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["deal"] == len(match.deals) and data["trick"] == match.deal.trick_number
+    want = tute.Deal.from_record(match.deal.to_record())
+    code, alone, _ = run(["solve", _write(tmp_path, "deal.json", want.to_record()), "--json"])
+    assert code == 0 and json.loads(alone)["value"] == data["value"]
+    code, out, _ = run(["solve", path])
+    assert code == 0 and f"deal {len(match.deals)}, trick" in out

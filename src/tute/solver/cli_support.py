@@ -43,10 +43,20 @@ class SolveInputError(SolverError):
 def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64,
                  threads: int | None = None) -> dict[str, Any]:
     """Solve the position a deal record reaches (it may stop mid-deal): the value (side 0's
-    optimal future margin) and a table of every legal action with its value."""
+    optimal future margin) and a table of every legal action with its value. A match record
+    (as the terminal game saves it) gives the position of its current deal."""
     from ..deal import Deal
+    from ..match import Match
+    from ..records import parse_record_text
 
-    deal = Deal.from_record(record)  # RecordError on anything invalid
+    if isinstance(record, str | bytes):
+        record = parse_record_text(record)
+    number = None
+    if record.get("kind") == "match":
+        match = Match.from_record(record)  # RecordError on anything invalid
+        deal, number = match.deal, len(match.deals)
+    else:
+        deal = Deal.from_record(record)
     solver = Solver(tt_mb=tt_mb, threads=threads)
     analysis = solver.analyze(deal)
     out = analysis.to_json()
@@ -64,6 +74,7 @@ def solve_record(record: Mapping[str, Any] | str | bytes, *, tt_mb: int = 64,
         "side_to_move": side,
         "best": best,
         "over": deal.is_over(),
+        "deal": number,  # of a match record: its current deal, 1-based (None: a deal record)
     })
     return out
 
@@ -80,8 +91,9 @@ def format_analysis(result: Mapping[str, Any]) -> str:
     hero = result.get("hero")
     whose = ("side 0's future points minus side 1's" if hero is None
              else f"seat {hero}'s future points minus the other players' combined")
-    lines = [f"{result['variant']}, trick {result['trick']}: value {result['value']:+d} "
-             f"({whose}, perfect play)"]
+    where = f"deal {result['deal']}, " if result.get("deal") else ""
+    lines = [f"{result['variant']}, {where}trick {result['trick']}: value "
+             f"{result['value']:+d} ({whose}, perfect play)"]
     if result["over"]:
         lines.append("the deal is over")
         return "\n".join(lines)
