@@ -245,3 +245,20 @@ def test_replay_screen(tmp_path: Path) -> None:
             await pilot.press("q")
 
     asyncio.run(go())
+
+
+def test_an_action_keeps_its_letter_when_another_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The letters of the actions on show stay put while they are shown: one going away (a
+    cante sung, an exchange made) moves no other key; a new one takes a free letter."""
+    from tute.actions import parse_action
+
+    s = Session.new("tute_2p_habanero", seed=3, opponents="random")
+    offered = [parse_action(a) for a in ("cuarenta", "veinte:o", "veinte:c", "cambio:7e")]
+    monkeypatch.setattr(s, "legal", lambda: list(offered))
+    first = {str(a): k for k, a in s.action_keys()}
+    assert sorted(first.values()) == ["b", "c", "d", "e"]
+    offered.pop(1)  # the 20 of oros is no longer on offer
+    again = {str(a): k for k, a in s.action_keys()}
+    assert again == {a: k for a, k in first.items() if a != "veinte:o"}
+    offered.append(parse_action("veinte:e"))  # a new one: the first free letter
+    assert {str(a): k for k, a in s.action_keys()}["veinte:e"] == first["veinte:o"]

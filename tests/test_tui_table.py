@@ -442,12 +442,13 @@ def test_q_asks_before_leaving(size: tuple[int, int]) -> None:
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.is_running
-        await pilot.press("ctrl+q")  # Textual's own quit key asks too
-        await pilot.pause()
-        assert isinstance(app.screen, QuitScreen) and app.is_running
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and app.is_running
+        for key in ("ctrl+q", "ctrl+c"):  # Textual's own quit key asks too, and so does Ctrl+C
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, QuitScreen) and app.is_running, key
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.is_running
         await pilot.press("q")
         await pilot.pause()
         await pilot.press("s")

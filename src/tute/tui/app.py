@@ -18,11 +18,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.table import Table
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ItemGrid, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
@@ -618,6 +619,10 @@ class TuteApp(App[Any]):
     """The terminal game. Returns the match record (a dict) when a match is left or ends."""
 
     TITLE = "Tute"
+    # Ctrl+C is what people press to leave a terminal program: at the table it asks first,
+    # as q and Ctrl+Q do (Textual's own Ctrl+C only tells to press Ctrl+Q)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
     CSS = """
     #setup { padding: 0 1; }
     /* height auto: a 1fr box inside the scroll would clip the rows instead of scrolling */

@@ -247,6 +247,7 @@ class Session:
         self.show_previous = False
         self.page = 0  # the page of a long action list
         self.pending: int | None = None  # the first digit of a two-digit card number
+        self._letters: dict[str, str] = {}  # an action on show -> its key, kept while shown
         self.history: list[_Snapshot] = list(history) if history is not None else (
             _history(match) if any(d.is_over() for d in match.deals) else [])
         self.goal = goal_of(match)
@@ -400,7 +401,16 @@ class Session:
         size = len(ACTION_KEYS)
         page = min(self.page, self.pages() - 1)
         shown = self._paged_actions()[page * size:(page + 1) * size]
-        out.extend(zip(ACTION_KEYS, shown, strict=False))
+        # an action keeps its letter while it is on show (another one going away, a cante
+        # sung, moves no key under the player's finger); a new one takes the first free letter
+        names = [str(a) for a in shown]
+        kept = {a: k for a, k in self._letters.items() if a in names}
+        free = [k for k in ACTION_KEYS if k not in kept.values()]
+        for a in names:
+            if a not in kept:
+                kept[a] = free.pop(0)
+        self._letters = kept
+        out.extend((kept[str(a)], a) for a in shown)
         return out
 
     def page_text(self) -> str:
