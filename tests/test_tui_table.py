@@ -493,3 +493,21 @@ def test_card_keys_and_clicks_agree() -> None:
     card: Card = s.hand()[12]
     out = s.click_card(card)
     assert out.applied == card
+
+
+def test_setup_form_speaks_the_players_language_and_starts_focused() -> None:
+    """The options carry the page's words (Spanish by default, the option's name in the
+    tooltip), and the first field has the focus: a player can type at once."""
+    from textual.widgets import Label, Select
+
+    app = TuteApp(setup={"variant": "tute_cabrero"}, bot_delay=0)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.pause()
+        labels = [str(w.render()) for w in screen.query("#options Label").results(Label)]
+        assert "No cargar" in labels and "cabrero_no_cargar" not in labels
+        assert isinstance(app.focused, Select) and app.focused.id == "variant"
+
+    _run(app, (100, 40), body)

@@ -33,7 +33,7 @@ from ..actions import Action
 from ..bots import BOTS, LEVELS
 from ..cards import Card
 from ..errors import TuteError
-from ..i18n import LANGS, tr
+from ..i18n import LANGS, option_words, tr
 from ..records import load_record
 from ..variants import VARIANTS, MatchSpec, find_variant
 from .session import Replay, Session, action_label, card_key, opponent_names
@@ -118,6 +118,7 @@ class SetupScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         await self._rebuild()
+        self.query_one("#variant", Select).focus()  # the first field: type at once
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         value = event.value
@@ -188,8 +189,10 @@ class SetupScreen(Screen[None]):
                 continue  # a single possible value: nothing to choose
             else:
                 field = Input(current, id=f"opt-{name}", classes="rowvalue", compact=True)
-            label = Label(f"{name}", classes="rowlabel")
-            label.tooltip = spec.doc
+            words = option_words(name, spec.doc)  # the page's words: one catalogue
+            text, line = words.get(self.lang) or words["en"]
+            label = Label(text, classes="rowlabel")
+            label.tooltip = f"{line} ({name})"
             widgets.append(Horizontal(label, field, classes="row"))
         await box.mount_all(widgets)
         self._seats = 0
