@@ -145,3 +145,18 @@ def test_every_goal_is_worded_from_its_data_in_both_languages() -> None:
         assert goal_of(match).tally == {"cotos": "cotos", "losses": "losses", "balance":
                                         "balance", "balance_deals": "balance"}.get(
                                             info["kind"], "games")
+
+
+def test_consistent_spanish_for_the_deal_and_the_stock() -> None:
+    """One word for each thing in every Spanish text (the engine's, the CLI's, the terminal
+    game's, the page's): the stock is the *montón*, never the *mazo*; a deal is a *mano*."""
+    import re
+    from pathlib import Path
+
+    from tute import i18n
+
+    texts = [v for table in (i18n.TEXT["es"], i18n.CLI_TEXT["es"]) for v in table.values()]
+    page = (Path(i18n.__file__).parent / "web" / "i18n.js").read_text("utf-8")
+    for text in [*texts, page]:
+        assert not re.search(r"\bmazo\b", text, re.IGNORECASE), text[:80]
+    assert "Mano {k}" in i18n.CLI_TEXT["es"]["deal_header"]
