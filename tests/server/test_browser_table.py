@@ -511,6 +511,29 @@ def test_phone_result_dialog_fits(browser: Any, start: Callable[..., str],
 
 # ------------------------------------------------------------------ words
 
+_CONTRAST = """s => {
+  const el = document.querySelector(s);
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  let bg = el, back = null;
+  while (bg && !back) {  // the first ancestor with a painted background
+    const c = getComputedStyle(bg).backgroundColor;
+    if (c && !c.endsWith(", 0)") && c !== "transparent") back = rgb(c);
+    bg = bg.parentElement;
+  }
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(back || [255, 255, 255]);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def _contrast(page: Any, selector: str) -> float:
+    """The WCAG contrast ratio of an element's text against its background."""
+    return float(page.evaluate(_CONTRAST, selector))
+
+
 def test_messages_in_spanish_and_bad_codes_answered(browser: Any,
                                                    start: Callable[..., str]) -> None:
     base = start()
@@ -522,6 +545,8 @@ def test_messages_in_spanish_and_bad_codes_answered(browser: Any,
     page.fill("#code", "ZZZZZZZZ")
     page.click("#code-form button")
     page.wait_for_selector("#join-error:has-text('ninguna mesa')")
+    # readable: WCAG AA (4.5:1) against the paper it lies on (it was pale pink on cream)
+    assert _contrast(page, "#join-error") >= 4.5
     # a refusal from the server is shown by its code, in Spanish
     page.select_option("#c-variant", "tute_2p_habanero")
     page.locator("#house-rules summary").click()
