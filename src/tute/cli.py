@@ -1859,7 +1859,7 @@ def play_command(
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # no terminal to draw on (a pipe, a test): the line-by-line game
     if not plain:
-        from .console import missing_extra
+        from .extras import missing_extra
 
         if missing := missing_extra("textual", "tui", "the full-screen game"):
             _bad(missing.removeprefix("tute: ") + " (or play line by line: tute play --plain)")

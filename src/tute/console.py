@@ -4,18 +4,12 @@ Without them the command says what to install instead of failing on an import.""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main", "missing_extra"]
+from .extras import missing_extra
 
-
-def missing_extra(module: str, extra: str, what: str) -> str | None:
-    """The line that tells how to get ``module`` (an extra's package), or None if present."""
-    if importlib.util.find_spec(module) is not None:
-        return None
-    return f"tute: {what} needs {module}: pip install 'tute[{extra}]'"
+__all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
