@@ -208,3 +208,23 @@ def test_new_games_own_domains_of_shared_flags() -> None:
     assert not tute.find_variant("cabrero").resolve({"cabrero_tute_award": "none"}).tute_enabled
     deal = tute.Deal.new("tute_gana_pierde", seed=4, options={"players": 5})
     assert [len(deal.view(s).hand) for s in range(5)] == [8] * 5
+
+
+@pytest.mark.parametrize("vid", list(tute.VARIANTS))
+def test_every_game_offers_lengths_its_match_keeps(vid: str) -> None:
+    """The lengths a player may pick (the lobby shows them) are the game's own: the default
+    first, then shorter ones; each makes the goal it says, and the shortest match ends within
+    a few deals (the lobby's "Duración" was ignored where the option was not the game's)."""
+    var = tute.VARIANTS[vid]
+    lengths = game_for(var).lengths(var.defaults)
+    assert lengths[0] == {"options": {}, "goal": tute.Match.new(vid, seed=1).goal_info()}
+    assert len(lengths) >= 2, vid
+    for length in lengths:
+        match = tute.Match.new(vid, seed=1, options=length["options"])
+        assert match.goal_info() == length["goal"]
+    shortest = tute.Match.new(vid, seed=2, options=lengths[-1]["options"])
+    rng = random.Random(2)
+    while not shortest.is_over() and len(shortest.deals) <= 12:
+        acts = shortest.legal_actions()
+        shortest.apply(acts[rng.randrange(len(acts))])
+    assert shortest.is_over(), (vid, lengths[-1], len(shortest.deals))

@@ -1132,3 +1132,22 @@ def test_four_seat_subastado_shows_every_card_on_the_seat_that_played_it(
     assert not wrong, wrong
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_lobby_offers_lengths_the_match_keeps(browser: Any, start: Callable[..., str]) -> None:
+    """Arrastrado's "Duración" offers its own goal (lost games), and the shortest one is the
+    table's: it used to offer "a 1 juegos" and play on until someone lost 10."""
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_arrastrado_3p")
+    labels = page.eval_on_selector_all("#q-length option", "os => os.map(o => o.textContent)")
+    assert len(labels) >= 2 and all("perd" in x for x in labels), labels
+    page.select_option("#q-length", index=len(labels) - 1)
+    page.click("#quick-play")
+    page.wait_for_url("**/t/*")
+    tid = page.url.rsplit("/", 1)[1]
+    info = httpx.get(base + f"/api/tables/{tid}").json()
+    assert info["options"].get("loss_limit") == 1, info["options"]
+    assert not page.errors, page.errors
+    page.context.close()

@@ -374,6 +374,25 @@ class Game:
         """How the match is won, as data: ``kind`` and its numbers."""
         return {"kind": "games", "n": options.games_to_win}
 
+    def lengths(self, options: Options) -> list[dict[str, Any]]:
+        """The match lengths a player may pick, ``options`` first, then shorter ones down to
+        about one deal (five minutes or so): each as the option changes that make it (JSON)
+        and the goal it gives (:meth:`goal_info`). Read from the goal this game really plays
+        by, so a length is never offered that the match would not keep."""
+        kind = self.goal_info(options)["kind"]
+        out: list[dict[str, Any]] = []
+        seen: list[dict[str, Any]] = []
+        for change in _LENGTHS.get(kind, [{}]):
+            try:
+                opts = self.variant.resolve({**change}) if change else options
+            except TuteError:
+                continue  # a length this game's options refuse
+            goal = self.goal_info(opts)
+            if _LENGTH_GROUP.get(goal["kind"]) == _LENGTH_GROUP.get(kind) and goal not in seen:
+                seen.append(goal)
+                out.append({"options": change, "goal": goal})
+        return out
+
     def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
         """The match score after ``result`` and whether the match is over."""
         games = tuple(a + b for a, b in zip(tally.games, result.games, strict=True))
@@ -422,6 +441,27 @@ def individual_after_deal(tally: MatchTally, result: DealResult, options: Option
             if bal.count(top) == 1:
                 return _end(step, bal.index(top), "balance")
     return step
+
+
+#: the option changes tried for shorter matches, by the goal's kind (Game.lengths)
+_LENGTHS: dict[str, list[dict[str, Any]]] = {
+    "series": [{}, {"match": {"mode": "race", "games": 3}},
+               {"match": {"mode": "series", "deals": 1}}],
+    "race": [{}, {"match": {"mode": "series", "deals": 6}},
+             {"match": {"mode": "series", "deals": 1}}],
+    "games": [{}, {"games_to_win": 1}],
+    "cotos": [{}, {"partidas_per_coto": 1, "cotos_to_win": 1}],
+    "losses": [{}, {"loss_limit": 3}, {"loss_limit": 1}],
+    "balance": [{}, {"match_deals": 3}, {"match_deals": 1}],
+    "balance_deals": [{}, {"match_deals": 3}, {"match_deals": 1}],
+}
+
+
+#: goals one length control may move between (a series or a race of games; a target or a
+#: number of deals): another kind means the length option was not this game's
+_LENGTH_GROUP = {"series": "deals", "race": "deals", "balance": "balance",
+                 "balance_deals": "balance"}
+_LENGTH_GROUP.update({k: k for k in ("games", "cotos", "losses")})
 
 
 def individual_goal(options: Options, losses: bool) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
+from ..games import game_for
 from ..games.descriptions import describe
 from ..i18n import option_words
 from ..match import Match
@@ -60,6 +61,8 @@ def variants_json() -> list[dict[str, Any]]:
                     "seats": v.seat_count(), "seat_counts": _seat_counts(v),
                     "partnerships": v.partnerships,
                     "summary": v.summary, "words": describe(v.id),
+                    # the match lengths to offer (the game's own: the page never guesses)
+                    "lengths": game_for(v).lengths(v.defaults),
                     "options": list(v.option_names),
                     "option_specs": [_option_json(v, name) for name in v.option_names]})
     return out

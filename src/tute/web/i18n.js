@@ -266,13 +266,17 @@ export function actionLabel(a) {
 // The engine's refusals ({code, params}) in the page's language, worded by the server's own
 // catalogue (GET /api/messages/{lang}, built from tute.i18n): nothing here translates English.
 const CATALOGUES = {};
+const LOADING = {};
 function loadCatalogue(l) {
   if (CATALOGUES[l] === undefined) {
     CATALOGUES[l] = null;
-    fetch(`/api/messages/${l}`).then((r) => (r.ok ? r.json() : null))
+    LOADING[l] = fetch(`/api/messages/${l}`).then((r) => (r.ok ? r.json() : null))
       .then((c) => { if (c) CATALOGUES[l] = c; }).catch(() => {});
   }
 }
+// Resolves once the page's language has its catalogue (or it could not be had): a page that
+// words data by it (the goals of the lobby's lengths) waits for it before it draws.
+export function wordsReady() { return LOADING[lang] || Promise.resolve(); }
 
 // A cante the page has no notation of its own for, as the server's catalogue names it
 // (tute.i18n.catalogue: "cantes"); undefined until the catalogue has come.

@@ -1,11 +1,12 @@
 // The lobby: play against bots, create a table with its house rules, join by code, resume,
 // watch a live game, and the visitor's own finished games with their results.
-import { t, getLang, optionLabel, optionGroup, choiceLabel } from "./i18n.js";
+import { t, getLang, optionLabel, optionGroup, choiceLabel, wordsReady } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { esc, api, local, loadVariants, variantsNow, variantOf, gameInfo } from "./util.js";
 import { app, page, nav, topbar, bindTopbar } from "./shell.js";
 import { variantName, tablePage } from "./table.js";
 import { rulesHTML } from "./dialogs.js";
+import { goalText } from "./sheet.js";
 import { tutorials, learnSectionHTML } from "./tutorial.js";
 
 const LEVELS = ["facil", "medio", "dificil", "maestro"];
@@ -20,22 +21,15 @@ function levelOptions(selected) {
   return LEVELS.map((l) => `<option value="${l}" ${l === selected ? "selected" : ""}>${t(l)}</option>`).join("");
 }
 
-// The few options worth a control of their own: how long the match lasts.
-const LENGTH_KEYS = ["match", "cotos_to_win", "partidas_per_coto", "games_to_win"];
+// How long the match lasts: the lengths the server offers for the game (each the option
+// changes that make it and the goal it gives), worded from the goal.
 function lengthChoices(variantId) {
   const v = variantOf(variantId);
-  if (!v) return [];
-  if (v.options.includes("match")) {
-    return [[{}, t("seriesOf", 6)], [{ match: { mode: "series", deals: 1 } }, t("seriesOf1")],
-      [{ match: { mode: "race", games: 3 } }, t("raceTo", 3)]];
-  }
-  if (v.options.includes("cotos_to_win")) {
-    return [[{}, t("cotos", 3, 2)], [{ partidas_per_coto: 1, cotos_to_win: 1 }, t("cotos", 1, 1)]];
-  }
-  if (v.options.includes("games_to_win")) {
-    return [[{}, t("gamesTo", 3)], [{ games_to_win: 1 }, t("gamesTo", 1)]];
-  }
-  return [[{}, "—"]];
+  if (!v || !v.lengths?.length) return [[{}, "—"]];
+  return v.lengths.map((l) => [l.options, goalText(l.goal)]);
+}
+function lengthKeys(variantId) {
+  return new Set(lengthChoices(variantId).flatMap(([o]) => Object.keys(o)));
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -101,7 +95,7 @@ function resultText(g) {
 
 export async function lobbyPage() {
   document.title = "Tute";
-  try { await loadVariants(); } catch (e) { app.innerHTML = `<p class="error">${esc(e.message)}</p>`; return; }
+  try { await Promise.all([loadVariants(), wordsReady()]); } catch (e) { app.innerHTML = `<p class="error">${esc(e.message)}</p>`; return; }
   const st = {
     quickVariant: "tute_parejas", quickLevel: "medio", quickLength: 0, variant: "tute_parejas",
     seats: null, length: 0, public: true, chat: true, hints: false, clock: 0, opts: {}, rulesOpen: false, joinError: "",
@@ -218,7 +212,7 @@ export async function lobbyPage() {
     };
     $("c-length").onchange = (e) => {
       st.length = Number(e.target.value);
-      for (const k of LENGTH_KEYS) delete st.opts[k];
+      for (const k of lengthKeys(st.variant)) delete st.opts[k];
       Object.assign(st.opts, lengthChoices(st.variant)[st.length]?.[0] || {});
       render();
     };

@@ -1,5 +1,5 @@
 // The page's frame: the top bar, navigation between the pages, and the current page's hooks.
-import { t, setLang, getLang } from "./i18n.js";
+import { t, setLang, getLang, wordsReady } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 
 export const app = document.getElementById("app");
@@ -26,6 +26,7 @@ export function bindTopbar() {
   document.getElementById("lang-btn")?.addEventListener("click", () => {
     setLang(getLang() === "es" ? "en" : "es");
     page.rerender();
+    wordsReady().then(() => page.rerender());  // what the server's catalogue words, once here
   });
 }
 
