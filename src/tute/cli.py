@@ -1850,9 +1850,9 @@ def play_command(
 ) -> None:
     """Play Tute in the terminal against bots: a full-screen table (Textual), Spanish by
     default; or --plain for a line-by-line game."""
-    for path in (record, load):  # the screen reads them itself: bounded and checked first
-        if path is not None:
-            _read_record(str(path))
+    if record is not None:  # the screen reads them itself: bounded and checked first
+        _read_record(str(record))
+    saved = None if load is None else _read_record(str(load))
     if variant is not None:
         find_variant(variant)  # a bad name: exit 2, naming the valid ones
     options = _parse_options(option) or None
@@ -1875,11 +1875,11 @@ def play_command(
     if record is not None:
         _plain_replay(str(record), lang.value)
         return
-    match, seat, names = _plain_match(variant, options, seed, load, seat, opponents)
+    match, seat, names = _plain_match(variant, options, seed, saved, seat, opponents)
     w = _Words(lang.value, match.variant, you=seat)
     rng = random.Random(match.seed)
     target = save or Path(f"tute-{match.variant.id}-{match.seed}.json")
-    _plain_intro(match, w, seat, load)
+    _plain_intro(match, w, seat, load, saved)
     try:
         _play_loop(match, w, rng, seat, bots=_plain_bots(match, seat, names),
                    save=lambda: _plain_save(match, seat, names, target, w.lang))
@@ -1897,12 +1897,11 @@ def play_command(
 
 
 def _plain_match(variant: str | None, options: Mapping[str, Any] | None, seed: int | None,
-                 load: Path | None, seat: int, opponents: str | None,
+                 rec: Mapping[str, Any] | None, seat: int, opponents: str | None,
                  ) -> tuple[Match, int, list[str] | None]:
-    """The match of the line-by-line game: a new one, or the one saved in ``load`` (with its
+    """The match of the line-by-line game: a new one, or the saved one ``rec`` (with its
     seat and bots when a terminal game saved it)."""
-    if load is not None:
-        rec = _read_record(str(load))
+    if rec is not None:
         match = Match.from_record(rec)
         tui = rec.get("tui")
         saved: dict[str, Any] = tui if isinstance(tui, dict) else {}
@@ -1945,7 +1944,8 @@ def _plain_goal(match: Match, w: _Words) -> str:
     return own if own != match.goal() else goal_of(match).text(w.lang)
 
 
-def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
+def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None,
+                 saved: Mapping[str, Any] | None) -> None:
     var = match.variant
     if var.partnerships:
         typer.echo(w("play_title", game=var.name if w.lang == "es" else var.english,
@@ -1956,7 +1956,7 @@ def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None) -> None:
                       seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat)))
     if load is not None:
         typer.echo(_tr(w.lang, "plain_loaded", path=str(load), k=len(match.deals)))
-        if note := _rules_note(_read_record(str(load)), w.lang):
+        if saved is not None and (note := _rules_note(saved, w.lang)):
             typer.echo(note)
     typer.echo(w("goal", goal=_plain_goal(match, w)))
 

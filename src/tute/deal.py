@@ -10,6 +10,7 @@ events.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -114,10 +115,23 @@ _PLAY, _POLL, _OVER = 0, 1, 2
 _DEALER_SEED_INDEX: Final = 1_000_003
 
 # The state an action may change, by component; ``undo`` restores it as one snapshot.
+@functools.lru_cache(maxsize=256)
+def _seat_orders(nxt: tuple[int, ...], count: int) -> tuple[tuple[int, ...], ...]:
+    """For each leader, the ``count`` seats of a trick along ``nxt``: worked out once per
+    order of play, so that a trick's end (a playout's hot path) only looks them up."""
+    out = []
+    for leader in range(len(nxt)):
+        seats = [leader]
+        for _ in range(count - 1):
+            seats.append(nxt[seats[-1]])
+        out.append(tuple(seats))
+    return tuple(out)
+
+
 _STATE: Final = (
     # the cards: hands, what is publicly known of them, played cards, the trick in progress
     "_hands", "_known", "_played", "_trick", "_leader", "_to_move", "_best", "_best_seat",
-    "_ruffed", "trump", "_nxt", "_k",
+    "_ruffed", "trump", "_nxt", "_k", "_orders",
     # the tally: card points by side, tricks by seat, the completed tricks, cantes made (and
     # the suits of the 20s told to their singer alone)
     "_points", "_tricks_won", "_completed", "_cantes", "_hidden",
@@ -472,6 +486,7 @@ class Deal:
             nxt[s] = order[(i + 1) % len(order)]
         self._nxt = tuple(nxt)
         self._k = len(order)
+        self._orders = _seat_orders(self._nxt, self._k)
 
     def _swap_table(self, seat: int, give: int) -> None:
         """``seat`` gives ``give`` (the 7 or the 2 of trumps) for the face-up card: the
@@ -1092,7 +1107,7 @@ class Deal:
         self._completed = (*self._completed, (self._leader, trick, winner, pts))
         self._events.append(TrickTaken(number, self._leader,
                                        tuple(map(ALL_CARDS.__getitem__, trick)), winner, pts,
-                                       tuple(self._trick_seats(self._leader, len(trick)))))
+                                       self._orders[self._leader]))
         self._trick = ()
         self._leader = winner
         self._to_move = winner

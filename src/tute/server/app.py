@@ -175,7 +175,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                max_tables: int = 1000, create_per_minute: float = 30.0,
                ws_rate: float = 8.0, ws_burst: int = 24,
                waiting_ttl: float = 24 * 3600.0, limits: Limits | None = None,
-               abandon_after: float = 30 * 60.0, clock_scale: float = 1.0,
+               abandon_after: float = 30 * 60.0,
                analysis_budget: SearchBudget | None = None,
                clock: Clock | None = None, seeds: random.Random | None = None,
                gate: Gate | None = None) -> FastAPI:
@@ -203,7 +203,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                          abandon_after=abandon_after,  # a started table with its humans gone
                          max_spectators=limits.spectators,
                          spectators_per_address=limits.spectators_per_address,
-                         seat_clients=limits.seat_connections, clock_scale=clock_scale,
+                         seat_clients=limits.seat_connections,
                          unclaimed_ttl=limits.unclaimed_ttl,
                          clock=clock or Clock())
     # per address, shared by its connections: reconnecting starts no new bucket
@@ -216,9 +216,9 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store = Store(url)
         log.info("database: %s", store.url)
         store.start()
-        hub = Hub(store, config, max_tables=max_tables, seeds=seeds)
-        hub.tables_per_address = limits.tables_per_address
-        hub.waiting_per_address = limits.waiting_per_address
+        hub = Hub(store, config, max_tables=max_tables, seeds=seeds,
+                  tables_per_address=limits.tables_per_address,
+                  waiting_per_address=limits.waiting_per_address)
         app.state.hub = hub
         hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
         hub.analyses.budget = analysis_budget or SearchBudget()

@@ -105,17 +105,18 @@ def _option_json(v: Any, name: str) -> dict[str, Any]:
 
 class Hub:
     def __init__(self, store: Store, config: TableConfig, max_tables: int = 1000,
-                 seeds: random.Random | None = None):
+                 seeds: random.Random | None = None, tables_per_address: int = 20,
+                 waiting_per_address: int = 5):
         self.store = store
         self.config = config
         self.max_tables = max_tables
         # where new tables' deals come from: None, the engine's own unpredictable seeds;
         # tests pass a seeded Random so that every run deals the same cards
         self._seeds = seeds
-        # live tables (and waiting ones) one address may have made (create_app sets them
-        # from Limits): far below max_tables, so that a few addresses cannot fill it
-        self.tables_per_address = 20
-        self.waiting_per_address = 5
+        # live tables (and waiting ones) one address may have made (Limits): far below
+        # max_tables, so that a few addresses cannot fill it
+        self.tables_per_address = tables_per_address
+        self.waiting_per_address = waiting_per_address
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}

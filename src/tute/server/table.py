@@ -82,7 +82,6 @@ class TableConfig:
     chat_burst: int = 4
     hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
     hint_burst: int = 3
-    clock_scale: float = 1.0  # real seconds per second of a table's turn clock (tests: less)
     clock: Clock = field(default_factory=Clock)  # every timer's time (tests: a ManualClock)
 
 
@@ -979,7 +978,7 @@ class Table:
         pause = self.config.trick_pause if not deal.trick and deal.tricks else 0.0
         v = self.v
         timer = self.timekeeper.call_later(
-            self.clock * self.config.clock_scale + pause,
+            self.clock + pause,
             lambda: self.post(self._clock_out, seat, v))
         self._turn = (seat, v, timer)
 
