@@ -184,6 +184,15 @@ class Game:
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.variant.partnerships else seat
 
+    def rating_mode(self, options: Options) -> str:
+        """The pool of players this game's rated tables rate in (the server keeps one rating
+        per player and mode): "parejas" for partnerships, else by the table's size: "two",
+        "three", "many" (four or more each for themselves)."""
+        if self.variant.partnerships:
+            return "parejas"
+        n = self.seat_count(options)
+        return "two" if n == 2 else "three" if n == 3 else "many"
+
     def layout(self, options: Options) -> tuple[int, int]:
         """The pack (a card mask) and the cards dealt to each player."""
         return self.variant.deck, self.variant.hand_size

@@ -192,6 +192,10 @@ class Guinote(Stock):
     keeps_cotos = True
     stock_over_notice = "stockOverGuinote"  # follow suit and head: no duty to trump
 
+    def rating_mode(self, options: Options) -> str:
+        # Guiñote in pairs is rated apart from Tute's pairs; for two, with the two-player games
+        return "guinote" if self.variant.partnerships else super().rating_mode(options)
+
     def score_schema(self) -> str:
         return "pairs" if self.variant.partnerships else "two"
 

@@ -34,6 +34,7 @@ from .clock import Clock, TimerHandle
 from .hub import LEVELS, Hub, variants_json
 from .limits import ADDRESS, Buckets, Gate, Guard, Limits
 from .protocol import PROTOCOL, ProtocolError, parse_client_message
+from .routes_accounts import accounts_router
 from .store import DamagedTableError, StorageError, Store
 from .store import database_url as parse_database_url
 from .table import Client, Table, TableConfig, TableError
@@ -247,6 +248,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     app.add_middleware(_BodyLimit)
     app.state.limits = limits
     app.add_middleware(Guard, limits=limits, charged=_charged, max_body=MAX_BODY)
+
+    app.include_router(accounts_router())  # accounts and ratings (routes_accounts.py)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
