@@ -42,6 +42,7 @@ from .skill import (
     PROVISIONAL_SIGMA,
     Player,
     bot_anchor,
+    load_bot_ratings,
     predict,
     rate,
     shown,
@@ -140,8 +141,8 @@ class Accounts:
         return token
 
     async def signup(self, name: str, password: str, address: str,
-                     seats: dict[str, str]) -> tuple[AccountRow, str]:
-        """A new account, logged in (its session token), holding the ``seats`` (table id ->
+                     seats: list[tuple[str, str]]) -> tuple[AccountRow, str]:
+        """A new account, logged in (its session token), holding the ``seats`` (table id,
         seat token) this browser held before."""
         name = check_name(name)
         check_password(password)
@@ -258,10 +259,10 @@ class Accounts:
                         None)
         return None if seat is None else (seat, row)
 
-    async def claim(self, account: AccountRow, seats: dict[str, str]) -> int:
-        """Make the seats this browser holds (table id -> token) the account's; how many."""
+    async def claim(self, account: AccountRow, seats: list[tuple[str, str]]) -> int:
+        """Make the seats this browser holds (table id, token) the account's; how many."""
         n = 0
-        for table_id, token in list(seats.items())[:200]:
+        for table_id, token in seats[:200]:
             found = await self._seat_of(table_id, token)
             if found is None:
                 continue
@@ -464,8 +465,10 @@ class Accounts:
         players = [{"name": r["name"], "rating": shown(r["mu"], r["sigma"]),
                     "games": r["games"], "provisional": r["sigma"] >= PROVISIONAL_SIGMA,
                     "gain": None if r["gain"] is None else round(r["gain"], 2)} for r in rows]
+        measured = load_bot_ratings().get(mode, {})  # the levels the arena measured
         bots = [{"level": lvl, "rating": shown(p.mu, p.sigma)}
-                for lvl in LEVELS for p in [bot_anchor(mode, lvl)]]
+                for lvl in (*LEVELS, "random", "rules") if lvl in measured
+                for p in [bot_anchor(mode, lvl)]]
         return {"mode": mode, "period": period, "players": players, "bots": bots}
 
     async def chances(self, account: AccountRow | None, variant: str,

@@ -181,7 +181,7 @@ def accounts_router() -> APIRouter:
     async def signup(body: SignupBody, request: Request, response: Response
                      ) -> dict[str, Any]:
         account, token = await accounts_of(request).signup(
-            body.name, body.password, _address(request), {s.id: s.token for s in body.seats})
+            body.name, body.password, _address(request), [(s.id, s.token) for s in body.seats])
         _set_session(response, token)
         return {"account": _me_json(account)}
 
@@ -238,7 +238,7 @@ def accounts_router() -> APIRouter:
     @_answers
     async def claim(body: ClaimBody, request: Request) -> dict[str, Any]:
         account = await _need(request)
-        n = await accounts_of(request).claim(account, {s.id: s.token for s in body.seats})
+        n = await accounts_of(request).claim(account, [(s.id, s.token) for s in body.seats])
         return {"claimed": n}
 
     @r.get("/api/account/games", response_model=None)
