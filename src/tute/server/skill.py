@@ -29,8 +29,9 @@ log = logging.getLogger("tute.server")
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu
 DEFAULT_SIGMA: float = MODEL.sigma
-#: below this uncertainty a rating is established: about 15 games of pairs, 12 of two
-PROVISIONAL_SIGMA = 6.5
+#: below this uncertainty a rating is established: about ten games against the bots, more
+#: against people as new as oneself
+PROVISIONAL_SIGMA = 5.0
 #: the mu taken from a player who leaves a rated game on purpose (resigning, or gone until
 #: the table was abandoned), beyond what the game's result takes
 LEAVE_PENALTY = 2.0
