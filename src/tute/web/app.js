@@ -7,6 +7,9 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { analysisPage } from "./analysis.js";
 import { tutorialPage } from "./tutorial.js";
+import { accountPage, syncSeats } from "./account.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { playerPage } from "./player.js";
 
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (ev) => {
@@ -29,9 +32,12 @@ function route() {
   if ((m = p.match(/^\/j\/(\w+)$/))) return joinByCode(m[1]);
   if ((m = p.match(/^\/reglas\/(\w+)$/))) return rulesPage(m[1]);
   if ((m = p.match(/^\/aprende\/([\w-]+)$/))) return tutorialPage(m[1]);
+  if (p === "/cuenta") return accountPage();
+  if (p === "/clasificacion") return leaderboardPage();
+  if ((m = p.match(/^\/jugador\/([^/]+)$/))) return playerPage(decodeURIComponent(m[1]));
   return lobbyPage();
 }
 
 setRouter(route);
 installCardDefs();
-route();
+syncSeats().finally(route);  // an account's seats from its other devices, before the lobby
