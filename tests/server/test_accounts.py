@@ -265,3 +265,33 @@ def test_no_password_or_session_token_leaks(make_client: Any,
         for s in secrets:
             for where in seen:
                 assert s not in where
+
+
+def test_account_words_in_both_languages(web: TestClient) -> None:
+    from tute.i18n import ACCOUNT_TEXT
+
+    assert set(ACCOUNT_TEXT["es"]) == set(ACCOUNT_TEXT["en"])
+    assert web.get("/api/account/words/en").json()["words"]["signup"] == "Sign up"
+    assert web.get("/api/account/words/xx").status_code == 404
+    for path in ("/cuenta", "/clasificacion", "/jugador/Ana"):
+        assert web.get(path).status_code == 200
+
+
+def test_accounts_on_postgresql(make_client: Any, pg_url: str, clock: ManualClock) -> None:
+    web = secure(make_client(database_url=pg_url, clock=clock))
+    made = web.post("/api/play", json={"variant": "habanero"}).json()
+    sign_up(web, "Ana", seats=[{"id": made["id"], "token": made["token"]}])
+    assert web.post("/api/account/signup", json={"name": "ANA", "password": "x" * 10}
+                    ).status_code == 409
+    web.post("/api/account/settings", json={"lang": "en"})
+    other = device(web)
+    assert other.post("/api/account/login", json={"name": "ana", "password": "correct horse 1"}
+                      ).status_code == 200
+    assert [s["id"] for s in other.get("/api/account/seats").json()["seats"]] == [made["id"]]
+    assert other.get("/api/account").json()["account"]["settings"] == {"lang": "en"}
+    clock.advance(accounts.SESSION_TTL + 1)
+    assert other.get("/api/account").json()["account"] is None
+    other.post("/api/account/login", json={"name": "ana", "password": "correct horse 1"})
+    assert other.post("/api/account/delete", json={"password": "correct horse 1"}
+                      ).status_code == 200
+    assert web.get(f"/api/tables/{made['id']}").json()["seats"][0]["name"] == "Anónimo"

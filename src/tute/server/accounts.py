@@ -108,7 +108,9 @@ class Accounts:
         self.clock = hub.config.clock
         self.hasher = PasswordHasher(time_cost=PASSWORD_COST["time_cost"],
                                      memory_cost=PASSWORD_COST["memory_cost"])
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        # checked for an unknown name, so that it costs what a known one does (made on first
+        # use, in a thread: hashing is slow by design)
+        self._dummy: str | None = None
         self._hashing = asyncio.Semaphore(HASHING)
         # per address and per name (a name tried from many addresses is slowed all the same);
         # every try counts, right or wrong, known name or not
@@ -174,7 +176,9 @@ class Accounts:
         if not (self.logins.take(address) and self.login_names.take(key)):
             raise TableError("rate_limited", "too many tries to log in; wait a minute")
         row = await asyncio.to_thread(self.store.by_name, key)
-        ok = await self._verify(row.pw_hash if row else self._dummy, password)
+        if row is None and self._dummy is None:
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
+        ok = await self._verify(row.pw_hash if row else self._dummy or "", password)
         if row is None or not ok:
             raise TableError("bad_login", "wrong name or password")
         return row, await self._new_session(row.id)
