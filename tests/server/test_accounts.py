@@ -295,3 +295,23 @@ def test_accounts_on_postgresql(make_client: Any, pg_url: str, clock: ManualCloc
     assert other.post("/api/account/delete", json={"password": "correct horse 1"}
                       ).status_code == 200
     assert web.get(f"/api/tables/{made['id']}").json()["seats"][0]["name"] == "Anónimo"
+
+
+def test_account_calls_count_against_the_addresss_request_rate(tmp_path: Any) -> None:
+    """The server's limit of HTTP requests per address holds for the account calls too
+    (before any password is hashed), and the login limit per name holds across addresses."""
+    from tute.server.app import create_app
+    from tute.server.limits import Limits
+
+    from .test_limits import PROXY, _from
+
+    limits = Limits(http_rate=1.0, http_burst=5, trusted_proxies=(PROXY,))
+    app = create_app(data_dir=tmp_path / "data", limits=limits)
+    with TestClient(app, client=(PROXY, 50000), base_url="https://testserver") as c:
+        codes = [c.post("/api/account/login", json={"name": "Ana", "password": "p" * 10},
+                        headers=_from("192.0.2.1")).status_code for _ in range(7)]
+        assert codes[:5] == [401] * 5 and codes[-1] == 429
+        # the same name from ten other addresses: its own limit (10 tries a minute) stops it
+        codes = [c.post("/api/account/login", json={"name": "Ana", "password": "p" * 10},
+                        headers=_from(f"192.0.2.{10 + i}")).status_code for i in range(10)]
+        assert codes[:5] == [401] * 5 and codes[-1] == 429
