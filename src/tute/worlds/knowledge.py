@@ -519,30 +519,89 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
     var = find_variant(view.variant)
     opts = view.options
     n = view.seats
-    obs = view.seat
     deck, size = var.layout(opts)
     hist = (_history_from_events(view, events, var, opts) if events is not None
             else _history_from_view(view, var, opts))
     notes: list[str] = []
     stock = var.stock
     rounds = hist.rounds if stock else 0
-
-    played_by = [0] * n
+    moves = _Moves.of(view, hist)
+    hidden = _hidden(view, hist, deck, moves.known_in)
+    capacity = _capacity(view, hist, deck, stock, moves.known_in, hidden)
+    # exclusions: per seat, (history index, rounds, mask) of each constraining play
+    excl: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
     for p in hist.plays:
-        played_by[p.seat] |= 1 << p.card
-    given_by = [0] * n
-    taken_by = [0] * n
-    taken_at: dict[int, int] = {}
-    given_at: dict[int, int] = {}
-    for sw in hist.swaps:
-        given_by[sw.seat] |= 1 << sw.given
-        taken_by[sw.seat] |= 1 << sw.taken
-        taken_at[sw.taken] = sw.index
-        given_at[sw.given] = sw.index
-    # the 7 given for the upcard may come back to the same seat (its 2 takes it): a card can
-    # be both given and taken, so hands are worked out as "given | (held & ~taken)"
-    known_in = [k.mask for k in view.known] if view.known else [0] * n
-    known_in[obs] = view.hand.mask
+        m = _exclusions(p, opts, var)
+        if m:
+            excl[p.seat].append((p.index, p.rounds, m))
+    domains = _domains(view, hidden, capacity, excl, rounds)
+    lines: dict[int, SeatLine] = {}
+    if stock:
+        lines = _seat_lines(view, hist, moves, excl, size, rounds)
+        _stock_notes(view, var, opts, hist, notes)
+
+    held_by = [moves.played_by[s] | moves.given_by[s] | moves.known_in[s] for s in range(n)]
+    forbids = _forbids(view, var, opts, hist, hidden, domains, lines, held_by, moves.taken_by,
+                       moves.taken_at, moves.leave, notes)
+
+    def held(c: int, s: int, at: int, by: int) -> Atom | bool:
+        return _held(c, s, at, by, hidden, domains, lines, held_by, moves.taken_by,
+                     moves.taken_at, moves.leave)
+
+    forbids += _poll_forbids(view, var, opts, hist, held, notes)
+    _other_notes(view, var, opts, hist, notes)
+    return Knowledge(
+        view=view, variant=var, options=opts, seat=view.seat, seats=n, stock_game=stock,
+        order=var.order, deck=deck, hidden=hidden, capacity=capacity, domains=domains,
+        lines=lines, forbids=tuple(forbids), history=hist, played_by=tuple(moves.played_by),
+        given_by=tuple(moves.given_by), taken_by=tuple(moves.taken_by),
+        known_in=tuple(moves.known_in), exact=not notes, notes=tuple(notes),
+    )
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """Where the record puts cards: per seat the cards played, given and taken in exchanges
+    and known in its hand now; when each exchanged card moved, and when each card left the
+    hand that held it (played, or given)."""
+
+    played_by: list[int]
+    given_by: list[int]
+    taken_by: list[int]
+    known_in: list[int]
+    taken_at: dict[int, int]
+    given_at: dict[int, int]
+    leave: dict[int, int]
+
+    @staticmethod
+    def of(view: SeatView, hist: History) -> _Moves:
+        n = view.seats
+        played_by = [0] * n
+        for p in hist.plays:
+            played_by[p.seat] |= 1 << p.card
+        given_by = [0] * n
+        taken_by = [0] * n
+        taken_at: dict[int, int] = {}
+        given_at: dict[int, int] = {}
+        for sw in hist.swaps:
+            given_by[sw.seat] |= 1 << sw.given
+            taken_by[sw.seat] |= 1 << sw.taken
+            taken_at[sw.taken] = sw.index
+            given_at[sw.given] = sw.index
+        # the 7 given for the upcard may come back to the same seat (its 2 takes it): a card
+        # can be both given and taken, so hands are worked out as "given | (held & ~taken)"
+        known_in = [k.mask for k in view.known] if view.known else [0] * n
+        known_in[view.seat] = view.hand.mask
+        leave: dict[int, int] = {}
+        for p in hist.plays:
+            leave[p.card] = p.index
+        for c, i in given_at.items():
+            leave.setdefault(c, i)
+        return _Moves(played_by, given_by, taken_by, known_in, taken_at, given_at, leave)
+
+
+def _hidden(view: SeatView, hist: History, deck: int, known_in: list[int]) -> int:
+    """The mask of the cards the seat cannot locate."""
     located = view.played.mask | view.hand.mask
     for k in known_in:
         located |= k
@@ -552,12 +611,15 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
         located |= view.table_card.mask
     if hist.own_discard >= 0:
         located |= 1 << hist.own_discard
-    hidden = deck & ~located
+    return deck & ~located
 
-    # capacities
+
+def _capacity(view: SeatView, hist: History, deck: int, stock: bool, known_in: list[int],
+              hidden: int) -> dict[Place, int]:
+    """The hidden cards each place holds now; a view whose counts do not add up is refused."""
     capacity: dict[Place, int] = {}
-    for s in range(n):
-        if s != obs:
+    for s in range(view.seats):
+        if s != view.seat:
             capacity[s] = view.hand_sizes[s] - known_in[s].bit_count()
     if stock:
         capacity[STOCK] = max(view.stock_count - 1, 0)
@@ -570,106 +632,94 @@ def knowledge_of(view: SeatView, events: Sequence[Event] | None = None) -> Knowl
     if sum(capacity.values()) != hidden.bit_count():
         raise TuteError(f"inconsistent view: {hidden.bit_count()} hidden cards for "
                         f"{sum(capacity.values())} places")
+    return capacity
 
-    # exclusions: per seat, (history index, rounds, mask) of each constraining play
-    excl: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    for p in hist.plays:
-        m = _exclusions(p, opts, var)
-        if m:
-            excl[p.seat].append((p.index, p.rounds, m))
 
-    def lo_for(s: int, card: int, until: int) -> int:
-        """Lowest entry round of ``card`` in ``s``'s hand given the plays before ``until``."""
-        lo = 0
-        bit = 1 << card
-        for index, rnds, m in excl[s]:
-            if index < until and m & bit:
-                lo = max(lo, rnds + 1)
-        return lo
+def _lo_for(excl: list[tuple[int, int, int]], card: int, until: int) -> int:
+    """Lowest entry round of ``card`` in a seat's hand given its plays (``excl``, the seat's
+    exclusions) before ``until``."""
+    lo = 0
+    bit = 1 << card
+    for index, rnds, m in excl:
+        if index < until and m & bit:
+            lo = max(lo, rnds + 1)
+    return lo
 
-    leave: dict[int, int] = {}
-    for p in hist.plays:
-        leave[p.card] = p.index
-    for c, i in given_at.items():
-        leave.setdefault(c, i)
 
-    # hidden cards: allowed places and intervals
+def _domains(view: SeatView, hidden: int, capacity: dict[Place, int],
+             excl: list[list[tuple[int, int, int]]],
+             rounds: int) -> dict[int, dict[Place, Interval]]:
+    """Hidden cards: the places each may be in, with its entry interval there."""
     domains: dict[int, dict[Place, Interval]] = {}
     for c in (c.index for c in cards_of(hidden)):
         dom: dict[Place, Interval] = {}
-        for s in range(n):
-            if s == obs or not capacity.get(s):
+        for s in range(view.seats):
+            if s == view.seat or not capacity.get(s):
                 continue
-            lo = lo_for(s, c, NOWHERE)
+            lo = _lo_for(excl[s], c, NOWHERE)
             if lo <= rounds:
                 dom[s] = (lo, rounds)
         for place in (STOCK, WIDOW, DISCARD):
             if capacity.get(place):
                 dom[place] = (0, 0)
         domains[c] = dom
+    return domains
 
-    # stock games: every seat's slot cards with unknown entry
+
+def _seat_lines(view: SeatView, hist: History, moves: _Moves,
+                excl: list[list[tuple[int, int, int]]], size: int,
+                rounds: int) -> dict[int, SeatLine]:
+    """Stock games: every seat's slot cards with unknown entry."""
     lines: dict[int, SeatLine] = {}
-    if stock:
-        pub = {(s, j): c for s, j, c in hist.public_draws}
-        for s in range(n):
-            pinned: dict[int, int] = {j: c for (t, j), c in pub.items() if t == s}
-            pinned_initial = 0
-            slot = given_by[s] | ((played_by[s] | known_in[s]) & ~taken_by[s])
-            # a 7 given to the upcard may come back drawn face up: two stays in one hand
-            for c in pinned.values():
-                if not given_by[s] >> c & 1:
-                    slot &= ~(1 << c)
-            cards: dict[int, Interval] = {}
-            if s == obs and hist.exactly_timed:
-                own = 0
-                for c in hist.own_draws.values():
-                    own |= 1 << c
-                pinned.update(hist.own_draws)
-                pinned_initial = slot & ~own
-                slot = 0
-            for c in (c.index for c in cards_of(slot)):
-                if given_by[s] >> c & 1:
-                    hi = next(sw.rounds for sw in hist.swaps if sw.given == c)
-                    # the moment it left is unknown in the view: no play may rule it out
-                    until = given_at[c] if hist.exactly_timed else -1
-                else:
-                    until = leave.get(c, NOWHERE)
-                    hi = next((p.rounds for p in hist.plays if p.card == c), rounds)
-                cards[c] = (lo_for(s, c, until), hi)
-            for sh in hist.shows:
-                if sh.seat != s:
-                    continue
-                for c in (c.index for c in cards_of(sh.cards)):
-                    if c in cards:
-                        lo, hi = cards[c]
-                        cards[c] = (lo, min(hi, sh.rounds))
-            lines[s] = SeatLine(s, size, rounds, cards, pinned, pinned_initial)
-        if not hist.exactly_timed and (hist.shows or hist.swaps):
-            notes.append("the moment of a cante or an exchange is not in the view")
-        if (not hist.exactly_timed and view.to_move == obs and view.trump is not None
-                and _kept_rights(var, opts)
-                and view.hand.mask & (0b10001 << 10 * int(view.trump))):
-            # a kept right gives a card held before the last draw: the offer of the
-            # exchange (or its absence) says when the seat's own 7 or 2 came
-            notes.append("whether the seat's 7 or 2 was held before the last draw")
+    pub = {(s, j): c for s, j, c in hist.public_draws}
+    for s in range(view.seats):
+        pinned: dict[int, int] = {j: c for (t, j), c in pub.items() if t == s}
+        pinned_initial = 0
+        given = moves.given_by[s]
+        slot = given | ((moves.played_by[s] | moves.known_in[s]) & ~moves.taken_by[s])
+        # a 7 given to the upcard may come back drawn face up: two stays in one hand
+        for c in pinned.values():
+            if not given >> c & 1:
+                slot &= ~(1 << c)
+        cards: dict[int, Interval] = {}
+        if s == view.seat and hist.exactly_timed:
+            own = 0
+            for c in hist.own_draws.values():
+                own |= 1 << c
+            pinned.update(hist.own_draws)
+            pinned_initial = slot & ~own
+            slot = 0
+        for c in (c.index for c in cards_of(slot)):
+            if given >> c & 1:
+                hi = next(sw.rounds for sw in hist.swaps if sw.given == c)
+                # the moment it left is unknown in the view: no play may rule it out
+                until = moves.given_at[c] if hist.exactly_timed else -1
+            else:
+                until = moves.leave.get(c, NOWHERE)
+                hi = next((p.rounds for p in hist.plays if p.card == c), rounds)
+            cards[c] = (_lo_for(excl[s], c, until), hi)
+        for sh in hist.shows:
+            if sh.seat != s:
+                continue
+            for c in (c.index for c in cards_of(sh.cards)):
+                if c in cards:
+                    lo, hi = cards[c]
+                    cards[c] = (lo, min(hi, sh.rounds))
+        lines[s] = SeatLine(s, size, rounds, cards, pinned, pinned_initial)
+    return lines
 
-    held_by = [played_by[s] | given_by[s] | known_in[s] for s in range(n)]
-    forbids = _forbids(view, var, opts, hist, hidden, domains, lines, held_by, taken_by,
-                       taken_at, leave, notes)
 
-    def held(c: int, s: int, at: int, by: int) -> Atom | bool:
-        return _held(c, s, at, by, hidden, domains, lines, held_by, taken_by, taken_at, leave)
-
-    forbids += _poll_forbids(view, var, opts, hist, held, notes)
-    _other_notes(view, var, opts, hist, notes)
-    return Knowledge(
-        view=view, variant=var, options=opts, seat=obs, seats=n, stock_game=stock,
-        order=var.order, deck=deck, hidden=hidden, capacity=capacity, domains=domains,
-        lines=lines, forbids=tuple(forbids), history=hist, played_by=tuple(played_by),
-        given_by=tuple(given_by), taken_by=tuple(taken_by), known_in=tuple(known_in),
-        exact=not notes, notes=tuple(notes),
-    )
+def _stock_notes(view: SeatView, var: Variant, opts: Options, hist: History,
+                 notes: list[str]) -> None:
+    """Stock games: the moments a view without its log cannot tell (the replay checks them)."""
+    if not hist.exactly_timed and (hist.shows or hist.swaps):
+        notes.append("the moment of a cante or an exchange is not in the view")
+    if (not hist.exactly_timed and view.to_move == view.seat and view.trump is not None
+            and _kept_rights(var, opts)
+            and view.hand.mask & (0b10001 << 10 * int(view.trump))):
+        # a kept right gives a card held before the last draw: the offer of the
+        # exchange (or its absence) says when the seat's own 7 or 2 came
+        notes.append("whether the seat's 7 or 2 was held before the last draw")
 
 
 def _forbids(view: SeatView, var: Variant, opts: Options, hist: History, hidden: int,
