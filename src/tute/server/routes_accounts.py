@@ -228,6 +228,14 @@ def accounts_router() -> APIRouter:
                                samesite="strict")
         return {"deleted": True}
 
+    _seat_routes(r)
+    _rating_routes(r)
+    return r
+
+
+def _seat_routes(r: APIRouter) -> None:
+    """The account's seats and games, and the tables it makes, joins and leaves."""
+
     @r.get("/api/account/seats", response_model=None)
     @_answers
     async def seats(request: Request) -> dict[str, Any]:
@@ -289,6 +297,10 @@ def accounts_router() -> APIRouter:
         seat = await accounts_of(request).leave(account, table)
         return {"id": table.id, "seat": seat, "left": True}
 
+
+def _rating_routes(r: APIRouter) -> None:
+    """Leaderboards, chances before a game and player pages."""
+
     @r.get("/api/ratings/leaderboard", response_model=None)
     @_answers
     async def leaderboard(request: Request, mode: str = "parejas", period: str = "all"
@@ -323,8 +335,6 @@ def accounts_router() -> APIRouter:
     @_answers
     async def player(name: str, request: Request) -> dict[str, Any]:
         return await accounts_of(request).player(name)
-
-    return r
 
 
 def _seat_count(variant: str, options: dict[str, Any]) -> int:
