@@ -116,3 +116,78 @@ def test_the_deal_is_left_as_it_was() -> None:
     before = (deal.to_record(), deal.legal_actions(), deal.stock_count)
     Solver(tt_mb=8, threads=1, stock_limit=28).analyze(deal)
     assert (deal.to_record(), deal.legal_actions(), deal.stock_count) == before
+
+
+def _played(variant: str, seed: int) -> tute.Deal:
+    from tute.bots import make_bot
+
+    deal = tute.Deal.new(variant, seed=seed)
+    bots = [make_bot("random", seed=seed + s) for s in range(deal.seats)]
+    while not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        view = deal.view(seat)
+        deal.apply(bots[seat].choose(view, view.legal_actions))
+    return deal
+
+
+@pytest.mark.parametrize("variant", ["tute_2p_habanero", "guinote_2p"])
+def test_analysis_measures_the_stock_phase(variant: str) -> None:
+    from tute.analysis import analyze_deals
+
+    deal = _played(variant, 5)
+    start = deal.copy()
+    while start.actions:
+        start.undo()
+    report = analyze_deals([deal], worlds=0, stock_limit=2)
+    stock_of = {}
+    pos = start.copy()
+    for move, act in enumerate(deal.actions):
+        stock_of[move] = pos.stock_count
+        pos.apply(act)
+    small = [d for d in report.decisions if 0 < stock_of[d.move] <= 2]
+    large = [d for d in report.decisions if stock_of[d.move] > 2]
+    assert small and large
+    assert all(d.dd_loss is not None and d.dd_loss >= 0 for d in small)
+    assert all(d.dd_loss is None for d in large)
+    assert report.budget["stock_limit"] == 2
+    # each measured stock decision's loss against the solver's own values of its actions
+    solver = Solver(tt_mb=8, threads=1, stock_limit=2)
+    for d in small[:4]:
+        pos = start.copy()
+        for act in deal.actions[:d.move]:
+            pos.apply(act)
+        analysis = solver.analyze(pos)
+        values = dict(analysis.actions)
+        sign = 1 if d.side == 0 else -1
+        assert d.dd_loss == sign * (analysis.value - values[d.played])
+
+
+def test_pimc_solves_worlds_with_a_small_stock() -> None:
+    import math
+
+    from tute.bots import make_bot
+    from tute.bots.pimc import _Evaluator, _solver_covers
+
+    deal = stock_position("tute_2p_habanero", {}, 4, 2)
+    assert deal is not None and deal.stock_count
+    seat = deal.to_move
+    assert seat is not None
+    solver = Solver(tt_mb=8, threads=1, stock_limit=2)
+    assert _solver_covers(solver, deal)
+    assert not _solver_covers(Solver(tt_mb=8, threads=1), deal)  # stock_solve=0: rollouts
+    legal = deal.legal_actions()
+    values = _Evaluator(random.Random(0), solver).values(deal.copy(), seat, legal, math.inf)
+    analysis = Solver(tt_mb=8, threads=1, stock_limit=2).analyze(deal)
+    sign = 1 if deal.side_of(seat) == 0 else -1
+    for act, value, (name, future) in zip(legal, values, analysis.actions, strict=True):
+        assert str(act) == name
+        child = deal.copy()
+        child.apply(act)
+        tute_now = child.is_over() and child.result().reason == "tute"
+        assert value == sign * (future if tute_now else taken_margin(deal) + future)
+    bot = make_bot("pimc:stock_solve=2:move_time=0.2:worlds=3", seed=1)
+    view = deal.view(seat)
+    assert bot.choose(view, view.legal_actions) in view.legal_actions
+    with pytest.raises(tute.TuteError, match="stock_solve"):
+        make_bot("pimc:stock_solve=29")

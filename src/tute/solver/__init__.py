@@ -319,7 +319,11 @@ class Solver:
         self._stats[:, ST_VOID] = 0
 
     def reset(self) -> None:
-        """Forget the table's contents (O(1): entries carry a generation stamp)."""
+        """Forget the tables' contents (O(1): entries carry a generation stamp)."""
+        self._reset_table()
+        self._stock = None  # and the stock search's table
+
+    def _reset_table(self) -> None:
         gen = int(self.stats[ST_GEN]) + 1
         if gen >= 0xFFFF:
             self.tt[:] = 0
@@ -351,7 +355,7 @@ class Solver:
         self._check_options(deal)
         key = cfg.tobytes()
         if key != self._last_cfg:
-            self.reset()
+            self._reset_table()  # the stock search's table is kept: it knows its rules
             self._last_cfg = key
         return cfg, st
 
@@ -568,6 +572,8 @@ class Solver:
         ``tolerance`` > 0 stops once the value is known within that many points and answers
         the middle of the bracket (fewer probes; for sampling bots that average values)."""
         if self.in_stock(deal):
+            # one full-window search: the Python nodes cost most, and probes from a guess
+            # (MTD(f)) visit three times as many of them for 7% fewer nodes in all (stock 4)
             return self._stock_window(deal, -BIG, BIG)
         cfg, st = self._state(deal, hero)
         start = self._total_nodes()
