@@ -176,11 +176,13 @@ def test_reproducible_and_seeded() -> None:
     ("tute_parejas", 1), ("tute_parejas", 4), ("tute_arrastrado_3p", 1), ("guinote", 1),
     ("guinote", 4)])
 def test_double_dummy_losses_match_the_solver(variant: str, seed: int) -> None:
+    from tute.analysis import DEFAULT_STOCK_LIMIT
     from tute.solver import Solver
 
     deal = _played(variant, seed, bots="random")
     decisions = double_dummy(deal)
-    solver = Solver(tt_mb=16, threads=1)
+    # the analysis solves the stock phase's last few cards too (the stock's order known)
+    solver = Solver(tt_mb=16, threads=1, stock_limit=DEFAULT_STOCK_LIMIT)
     checked = 0
     pos = deal.copy()
     while pos.actions:
@@ -343,3 +345,19 @@ def test_a_better_action_comes_with_its_reason() -> None:
         assert d.reason is not None and d.reason["code"] in REASONS
         assert d.reason["es"] and d.reason["en"] and d.reason["edge"] == round(d.loss or 0, 1)
         assert d.to_json()["reason"] == d.reason
+
+
+def test_stock_limit_option_measures_more_of_the_stock_phase(tmp_path: Path) -> None:
+    deal = _played("tute_2p_habanero", 11)
+    path = _write(tmp_path, "d.json", deal.to_record())
+    covered = {}
+    for limit in ("0", "4"):
+        code, out, err = run(["analyze", path, "--json", "--worlds", "0",
+                              "--stock-limit", limit])
+        assert code == 0, err
+        rep = json.loads(out)
+        assert rep["budget"]["stock_limit"] == int(limit)
+        covered[limit] = {d["move"] for d in rep["decisions"] if d["dd_loss"] is not None}
+    assert covered["0"] < covered["4"]
+    code, _out, err = run(["analyze", path, "--stock-limit", "29"])
+    assert code == 2 and "stock-limit" in err

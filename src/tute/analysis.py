@@ -10,9 +10,10 @@ choice, a pass --, two measures of the action taken against the best one:
   record, ``worlds`` and ``seed`` alone: the analysis is reproducible.
 - **double dummy** (``dd_best``, ``dd_loss``): the exact solver with every hand known, where
   it covers the position (card play of parejas and arrastrado, the arrastre of the stock
-  games); ``None`` elsewhere. One solver and its table serve the whole deal, and each
-  position's value is the one found for the action played before it, so a whole deal costs
-  about one solve of its first position.
+  games, and their stock phase with the stock's order known once at most ``stock_limit``
+  cards are left in it: ``DEFAULT_STOCK_LIMIT``, 4); ``None`` elsewhere. One solver and its
+  table serve the whole deal, and each position's value is the one found for the action
+  played before it, so a whole deal costs about one solve of its first position.
 
 A loss is the best value minus the value of the action taken, from the deciding seat's side
 (≥ 0; 0 for the best action), in the units of :func:`tute.bots.pimc.objective`: points of the
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACCURACY_MARGIN",
     "DEFAULT_SEED",
+    "DEFAULT_STOCK_LIMIT",
     "DEFAULT_WORLDS",
     "Decision",
     "RecordAnalysis",
@@ -79,6 +81,11 @@ __all__ = [
 ]
 
 DEFAULT_WORLDS = 32
+#: the double-dummy measure solves stock-phase decisions with at most this many cards in the
+#: stock (the stock's order known; bench/stock_solve.py: habanero's positions with 4 cards
+#: left take about 0.1 s each, with 6 about 1 s, each two more cards about ten times longer)
+DEFAULT_STOCK_LIMIT = 4
+MAX_STOCK_LIMIT = 28
 DEFAULT_SEED = 0
 MAX_WORLDS = 10_000
 #: a decision within this many points of the best counts as accurate: below a sota's worth
@@ -402,6 +409,21 @@ def _solver(tt_mb: int) -> Solver | None:
     return Solver(tt_mb=tt_mb, threads=1)
 
 
+@contextlib.contextmanager
+def _stock_limit(solver: Solver | None, limit: int) -> Iterator[None]:
+    """The solver searches stock-phase positions up to ``limit`` cards for the analysis
+    (a solver passed in gets its own limit back afterwards)."""
+    if solver is None:
+        yield
+        return
+    kept = solver.stock_limit
+    solver.stock_limit = limit
+    try:
+        yield
+    finally:
+        solver.stock_limit = kept
+
+
 def _check_budget(worlds: Any, seed: Any, move_time: Any) -> None:
     if isinstance(worlds, bool) or not isinstance(worlds, int) or not 0 <= worlds <= MAX_WORLDS:
         raise TuteError(f"invalid worlds {worlds!r}: expected an integer 0..{MAX_WORLDS} "
@@ -420,7 +442,8 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                   dd_solver: Solver | None = None, tt_mb: int = 64,
                   only: Collection[int] | None = None,
                   moves: Collection[tuple[int, int]] | None = None, exact: bool = True,
-                  search_solver: Solver | None = None) -> RecordAnalysis:
+                  search_solver: Solver | None = None,
+                  stock_limit: int = DEFAULT_STOCK_LIMIT) -> RecordAnalysis:
     """Both measures over every decision of ``deals`` (a deal, or a match's deals in order).
 
     ``worlds`` per decision for the search measure (0: double dummy only); ``move_time``
@@ -432,10 +455,29 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
     on what else is analysed): ``only`` the deals of these 0-based numbers; ``moves`` only
     the decisions at these (deal, move) pairs; ``exact=False`` leaves the double-dummy
     measure out. ``dd_solver`` and ``search_solver`` reuse solvers (a process analysing
-    many games keeps its own)."""
+    many games keeps its own). ``stock_limit``: the double-dummy measure solves the stock
+    phase's decisions with at most this many cards in the stock (0: from the arrastre on);
+    the decisions with more stay unmeasured (``dd_loss`` None)."""
+    _check_budget(worlds, seed, move_time)
+    if (isinstance(stock_limit, bool) or not isinstance(stock_limit, int)
+            or not 0 <= stock_limit <= MAX_STOCK_LIMIT):
+        raise TuteError(f"invalid stock_limit {stock_limit!r}: expected an integer "
+                        f"0..{MAX_STOCK_LIMIT}")
+    if exact and dd_solver is None:
+        dd_solver = _solver(tt_mb)
+    with _stock_limit(dd_solver if exact else None, stock_limit):
+        return _analyze(deals, worlds=worlds, seed=seed, move_time=move_time, kind=kind,
+                        progress=progress, dd_solver=dd_solver, tt_mb=tt_mb, only=only,
+                        moves=moves, exact=exact, search_solver=search_solver)
+
+
+def _analyze(deals: Sequence[Deal], *, worlds: int, seed: int, move_time: float | None,
+             kind: str, progress: Progress | None, dd_solver: Solver | None, tt_mb: int,
+             only: Collection[int] | None, moves: Collection[tuple[int, int]] | None,
+             exact: bool, search_solver: Solver | None) -> RecordAnalysis:
+    """:func:`analyze_deals` once its arguments are checked."""
     from .bots.pimc import equivalent_actions
 
-    _check_budget(worlds, seed, move_time)
     if not deals:
         raise TuteError("nothing to analyse: no deal")
     first = deals[0]
@@ -444,8 +486,8 @@ def analyze_deals(deals: Sequence[Deal], *, worlds: int = DEFAULT_WORLDS,
                          deals=len(deals), complete=deals[-1].is_over())
     out.budget = {"search": "pimc" if worlds else None, "worlds": worlds, "seed": seed,
                   "move_time": move_time, "double_dummy": "exact solver"}
-    if exact and dd_solver is None:
-        dd_solver = _solver(tt_mb)
+    if dd_solver is not None and first.variant.stock:
+        out.budget["stock_limit"] = dd_solver.stock_limit
     # the search's own solver: the sampled worlds would evict the real deal's entries
     search = search_solver or (_solver(max(1, tt_mb // 2)) if worlds else None)
     if not exact or dd_solver is None:

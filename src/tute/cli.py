@@ -1717,6 +1717,11 @@ def analyze_command(
         "--move-time", min=0.001, max=600.0,
         help="Cap the search to this many seconds a decision (the figures then depend on "
         "the machine; default: no cap, reproducible).")] = None,
+    stock_limit: Annotated[int, typer.Option(
+        "--stock-limit", min=0, max=28,
+        help="The stock games: the double-dummy measure solves the stock phase's decisions "
+        "with at most this many cards in the stock, its order known (each two more cards "
+        "take about ten times longer; 0: from the arrastre on).")] = 4,
 ) -> None:
     """What every decision cost: the action taken against the best one by a search from the
     seat's own view (pimc, a fixed number of worlds and a seed) and by the exact solver with
@@ -1737,7 +1742,7 @@ def analyze_command(
     show = sys.stderr.isatty()
     bar = _progress_bar(show)
     report = analyze_deals(deals, kind=kind, worlds=worlds, seed=seed, move_time=move_time,
-                           progress=bar)
+                           progress=bar, stock_limit=stock_limit)
     if show:
         sys.stderr.write("\r" + " " * 70 + "\r")
         sys.stderr.flush()

@@ -7,9 +7,13 @@ the best mean over the worlds. A world's action values come from
 
 - the exact solver where it covers the position (card play of parejas and arrastrado, the
   arrastre of the stock games): every legal action searched over the one table;
-- otherwise (the stock phase, cantes, exchanges, bids and trumps, cabrón, subastado) a rollout:
+- the stock phase of the stock games too once at most ``stock_solve`` cards are left in the
+  stock (default 2): a world holds the stock's order, so the solver's stock search values it
+  exactly (:mod:`tute.solver.stock`);
+- otherwise (a larger stock, cantes, exchanges, bids and trumps, cabrón, subastado) a rollout:
   the action, then ``rules`` bots for every seat to the end of the deal -- or only until the
-  solver covers the position (the stock games at the arrastre), whose exact value then ends it.
+  solver covers the position (the stock games once the stock is down to ``stock_solve``),
+  whose exact value then ends it.
 
 The objective is the game's: the point margin of the seat's side, the balance where the deal
 pays (subastado's contract), the lost games where deals are lost (arrastrado, cabrón: one lost
@@ -53,6 +57,10 @@ __all__ = ["ActionValues", "CheatBot", "PimcBot", "Settle", "action_values", "ob
 #: the weight of one lost game (arrastrado, cabrón) against one point of margin
 LOST_GAME = 100.0
 MAX_MOVE_TIME = 60.0
+#: the stock sizes (cards left) whose worlds are solved, not rolled out: a habanero world at
+#: 2 cards takes a median ~10 ms a solve (bench/stock_solve.py), about a rollout's budget
+#: per action at the default clock; at 4, ~0.1 s, a few worlds a second
+STOCK_SOLVE = 2
 
 
 def objective(deal: Deal, seat: int) -> float:
@@ -208,13 +216,11 @@ def equivalent_actions(order: RankOrder, stock_count: int, seen: int,
 
 def _solver_covers(solver: Solver, deal: Deal) -> bool:
     """Whether the exact solver takes this position (card play it models, no poll pending)."""
-    if deal.is_over() or deal.stock_count or deal.to_move is None:
+    if deal.is_over() or deal.to_move is None:
         return False
-    try:
-        solver._state(deal)  # the solver's own refusal is the one source of what it covers
-    except TuteError:
-        return False
-    return True
+    # the solver's own refusal is the one source of what it covers (a stock phase: up to
+    # its stock_limit, the bot's stock_solve)
+    return solver.covers(deal)
 
 
 class ActionValues(NamedTuple):
@@ -436,11 +442,13 @@ class _SearchBot(Bot):
     heavy = True  # seconds of CPU a decision: servers run it in a worker process
 
     def __init__(self, seed: int | None = None, move_time: float = 1.0, worlds: int = 10_000,
-                 tt_mb: int = 16, threads: int = 1, tolerance: int = 0, **settings: Any):
+                 tt_mb: int = 16, threads: int = 1, tolerance: int = 0,
+                 stock_solve: int = STOCK_SOLVE, **settings: Any):
         super().__init__(seed=seed, **settings)
         self.move_time, self.max_worlds = _settings(move_time, worlds)
         for key, value, low, top in (("tt_mb", tt_mb, 1, 512), ("threads", threads, 1, 2),
-                                     ("tolerance", tolerance, 0, 60)):
+                                     ("tolerance", tolerance, 0, 60),
+                                     ("stock_solve", stock_solve, 0, 28)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
                 raise TuteError(f"invalid {key} {value!r}: expected an integer {low}..{top}")
         # threads: worlds valued at once, each by its own solver in its own thread
@@ -448,6 +456,8 @@ class _SearchBot(Bot):
         # the solver may stop within this many points of a world's value: noise well below
         # the spread between worlds, for a fraction of the probes
         self.tolerance = tolerance
+        # worlds with at most this many cards in the stock are solved, not rolled out
+        self.stock_solve = stock_solve
         self._solvers: list[Solver] | None = None
         self.last_worlds = 0  # worlds valued at the last decision (for benches and tests)
         self.fallbacks = 0  # decisions the clock left to the rules bot (no world in time)
@@ -459,7 +469,8 @@ class _SearchBot(Bot):
             except ImportError:  # numba missing: rollouts only
                 self._solvers = []
             else:
-                self._solvers = [Solver(tt_mb=self.tt_mb, threads=1)
+                self._solvers = [Solver(tt_mb=self.tt_mb, threads=1,
+                                        stock_limit=self.stock_solve)
                                  for _ in range(self.threads)]
         return self._solvers
 
