@@ -1276,14 +1276,11 @@ def deal_command(
         typer.echo(trump_line)
     if var.stock:
         typer.echo(w("deal_stock", n=deal.stock_count))
-    es = lang.value == "es"
     for st, given, taken in deal.exchanges:  # arrastrado's compulsory exchanges
-        typer.echo(f"{w.seat(st)} " + (f"cambia {given} por {taken}" if es
-                                       else f"gives {given} for {taken}"))
+        typer.echo(w("deal_exchange", who=w.seat(st), given=str(given), taken=str(taken)))
     table = deal.view(0).table_card
     if table is not None:
-        typer.echo(("Queda en la mesa (fuera de juego): " if es
-                    else "Left on the table (out of play): ") + str(table))
+        typer.echo(w("deal_table", card=str(table)))
     for s, hand in enumerate(deal.hands):
         who = w.seat(s) + (f" ({'AB'[s % 2]})" if var.partnerships else "")
         typer.echo(w("deal_hand", who=who, cards=str(hand)))

@@ -7,6 +7,7 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { analysisPage } from "./analysis.js";
 import { tutorialPage } from "./tutorial.js";
+import { wordsReady, hasWords, getLang, NO_WORDS } from "./i18n.js";
 
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (ev) => {
@@ -34,4 +35,8 @@ function route() {
 
 setRouter(route);
 installCardDefs();
-route();
+// every word of the page comes from the server's catalogue: the first page waits for it
+wordsReady().then(() => {
+  if (hasWords()) route();
+  else document.getElementById("app").innerHTML = `<p class="error">${NO_WORDS[getLang()]}</p>`;
+});
