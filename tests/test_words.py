@@ -243,3 +243,20 @@ def test_no_english_reaches_a_spanish_screen(vid: str) -> None:
     assert {"played", "trick"} <= codes
     for line in lines:
         assert not _leaks(line, english), (vid, line)
+
+
+def test_one_spanish_word_for_each_thing() -> None:
+    """A deal is a *mano*, the stock the *montón*, the upcard the *pinta*, a game won a
+    *juego*: in every Spanish text of the catalogue and of the games' descriptions."""
+    cat = i18n.catalogue("es")
+    texts = [*i18n.TEXT["es"].values(), *i18n.CLI_TEXT["es"].values(),
+             *(v for part in ("page", "errors", "events", "hints", "refusals", "choices")
+               for v in cat[part].values()),
+             *(w for words in i18n.OPTION_WORDS_ES.values() for w in words)]
+    for vid in VARIANTS:
+        one, rules = game_words(vid)["es"]
+        texts += [str(one), *rules]
+    for text in texts:
+        assert not re.search(r"\b(mazo|muestra|ronda de cartas|reparto \d)\b", text, re.I), text
+    assert cat["page"]["dealN"] == "Mano {0}" and cat["page"]["stock"] == "Montón"
+    assert "juegos" in i18n.TEXT["es"]["goal_games"]

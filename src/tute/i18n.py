@@ -984,6 +984,17 @@ HINT_REASONS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+#: a lesson's expected moves in words (tute.tutorials), ``{0}``: the suit or card
+LESSON_MOVES: Final[dict[str, dict[str, str]]] = {
+    "es": {"pass": "pasar", "cuarenta": "cantar las cuarenta",
+           "veinte": "cantar las veinte en {0}", "cambio": "cambiar {0} por la pinta",
+           "tute": "cantar el tute"},
+    "en": {"pass": "passing", "cuarenta": "singing the forty",
+           "veinte": "singing the twenty in {0}", "cambio": "exchanging {0} for the upcard",
+           "tute": "declaring the tute"},
+}
+
+
 def hint_reason(lang: str, code: str) -> str:
     """The template of a hint's reason (:class:`tute.hints.Hint`) in ``lang``."""
     return HINT_REASONS[_lang(lang)][code]
@@ -1018,11 +1029,11 @@ OPTION_WORDS_ES: Final[dict[str, tuple[str, str]]] = {
     "tute_enabled": ("Tute", "Se puede cantar tute (cuatro reyes o caballos)"),
     "tute_award": ("Qué gana el tute", "La mano, dos juegos, la partida…"),
     "tute_dealt_wins_immediately": ("Tute de mano", "Un tute repartido gana sin jugar"),
-    "exchange_timing": ("Cuándo se cambia", "Momento de cambiar la muestra"),
+    "exchange_timing": ("Cuándo se cambia", "Momento de cambiar la pinta"),
     "exchange_last_round_allowed": (
         "Cambio en la última ronda",
         "Se puede cambiar en el último robo"),
-    "exchange_two_enabled": ("Cambio del dos", "El 2 de triunfo se lleva una muestra baja"),
+    "exchange_two_enabled": ("Cambio del dos", "El 2 de triunfo se lleva una pinta baja"),
     "two_exchanges_four": ("El dos por el cuatro", "El 2 se lleva un 4"),
     "exchange_mandatory": ("Cambios obligados", "El 7 y el 2 se cambian por fuerza (a tres)"),
     "exchange_side_requirement": (
