@@ -67,7 +67,8 @@ def test_plain_auction_takes_a_number_as_a_bid() -> None:
     code, out, _ = run(["--variant", "tute_subastado", "--seed", "2", "--opponents", "rules"],
                        "230\nq\n")
     assert code == 0
-    assert "pass, bid:60 … bid:230" in out and "tú puja 230" in out
+    # the reader's own seat takes its own verb form
+    assert "pass, bid:60 … bid:230" in out and "Pujas 230" in out
 
 
 def test_plain_record_steps_through_a_game_record(tmp_path: Path) -> None:

@@ -34,13 +34,24 @@ from .actions import Action, parse_action
 from .cards import Card, Suit, parse_card, parse_suit
 from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
-from .events import CardPlayed, Declared, Exchanged, TrickTaken
+from .events import CardPlayed, DealEnded, Drew, Passed, TrickTaken
 from .games import game_for
 from .games.base import Tally
 from .games.cabron import cabron_losers
-from .i18n import CLI_TEXT, card_name, goal_text, refusal_text, suit_name, tr
+from .i18n import (
+    CLI_TEXT,
+    card_name,
+    declaration_text,
+    event_text,
+    game_name,
+    goal_text,
+    refusal_text,
+    suit_name,
+    tr,
+)
 from .match import Match
 from .messages import Refusal
+from .narration import describe
 from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
 from .scoring import (
@@ -997,7 +1008,7 @@ class _Words:
 
     def the(self, text: str) -> str:
         """With the article, for a side as the subject of a Spanish sentence."""
-        return f"la {text}" if self.lang == "es" and self.variant.partnerships else text
+        return self("the_side", side=text) if self.variant.partnerships else text
 
     def suit(self, s: Suit) -> str:
         return suit_name(self.lang, s)
@@ -1006,17 +1017,7 @@ class _Words:
         return card_name(self.lang, c)
 
     def declaration(self, d: Declaration, trump: Suit | None) -> str:
-        es = self.lang == "es"
-        if d.kind == "cuarenta":
-            return "las cuarenta" if es else "the forty (trump marriage)"
-        if d.kind == "veinte":
-            if d.suit is None:  # another seat's 20 whose suit is not told
-                return tr(self.lang, "veinte_hidden")
-            return (f"las veinte en {d.suit.spanish}" if es
-                    else f"twenty in {d.suit.english}")
-        kind = {"tute_reyes": ("reyes", "kings"), "tute_caballos": ("caballos", "knights"),
-                "tute_sotas": ("sotas", "knaves")}.get(d.kind, (d.kind, d.kind))
-        return f"tute de {kind[0]}" if es else f"tute of {kind[1]}"
+        return declaration_text(self.lang, str(d))
 
     def trump_line(self, card: Card | None, trump: Suit | None) -> str:
         if card is None:
@@ -1026,31 +1027,24 @@ class _Words:
     def plays(self, plays: Sequence[tuple[int, Card]]) -> str:
         return ", ".join(f"{self.seat(s)} {c}" for s, c in plays)
 
+    def say(self, ev: Any, deal: Deal) -> str:
+        """Any event in words (tute.narration.describe, worded from i18n.EVENTS)."""
+        code, params = describe(ev, table=not deal.variant.stock)  # no stock: a table card
+        return event_text(self.lang, code, params, seat_name=self.seat, you=self.you)
+
     def event(self, ev: Any, deal: Deal) -> str | None:
-        """One log line for a public event, or None for the events a log leaves out."""
+        """One log line for a public event, or None for the events a log leaves out: each
+        card played (its trick's line names them), draws, passes and the deal's end."""
+        if isinstance(ev, CardPlayed | Drew | Passed | DealEnded):
+            return None
+        said = self.say(ev, deal)
         if isinstance(ev, TrickTaken):
             # the deal's order of play, not leader + i: subastado's idle dealer plays no card
             order = deal.play_order
             k = order.index(ev.leader)
             plays = list(zip(order[k:] + order[:k], ev.cards, strict=False))
-            key = "trick_you" if ev.winner == self.you else "trick"
-            return self(key, n=ev.number, plays=self.plays(plays), w=self.seat(ev.winner),
-                        p=ev.points)
-        if isinstance(ev, Declared):
-            what = self.declaration(ev.declaration, deal.trump)
-            if ev.declaration.is_tute:
-                return self("declared_tute", who=self.seat(ev.seat), what=what)
-            return self("declared", who=self.seat(ev.seat), what=what, p=ev.points)
-        if isinstance(ev, Exchanged):
-            return self("exchanged", who=self.seat(ev.seat), given=str(ev.given),
-                        taken=str(ev.taken))
-        name = type(ev).__name__  # auction events, by name: they are newer than this module
-        if name in self.t and hasattr(ev, "seat"):
-            fields = ev._asdict()
-            return self(name, who=self.seat(ev.seat), points=fields.get("points", ""),
-                        other=self.seat(fields.get("from_seat", 0)),
-                        suit=self.suit(fields["suit"]) if "suit" in fields else "")
-        return None
+            return self("trick", n=ev.number, plays=self.plays(plays), said=said)
+        return said
 
     def deal_header(self, deal: Deal, k: int) -> list[str]:
         lines = [self("deal_header", k=k, dealer=self.seat(deal.dealer), mano=self.seat(deal.mano))]
@@ -1097,7 +1091,7 @@ class _Words:
             if res.reason == "tute":
                 line = self("wins_tute", who=who)
             elif g:
-                line = self("wins_games", who=who, g=g, s="" if g == 1 else "s")
+                line = self("wins_game1" if g == 1 else "wins_games", who=who, g=g)
             else:
                 line = self("wins", who=who)
             lines.append(line + (self("match_won") if res.match_won else ""))
@@ -1118,9 +1112,8 @@ class _Words:
             return self("match_none", score=self.score(games))
         top = games[res.winner]
         rest = max((g for i, g in enumerate(games) if i != res.winner), default=0)
-        sep = " a " if self.lang == "es" else "–"
         return self("match_winner", who=self.side_seats(res.winner, the=True),
-                    score=f"{top}{sep}{rest}")
+                    score=self("score_pair", a=top, b=rest))
 
 
 def _bot_choice(rng: random.Random, actions: Sequence[Action], *, sings: bool = False) -> Action:
@@ -1283,14 +1276,11 @@ def deal_command(
         typer.echo(trump_line)
     if var.stock:
         typer.echo(w("deal_stock", n=deal.stock_count))
-    es = lang.value == "es"
     for st, given, taken in deal.exchanges:  # arrastrado's compulsory exchanges
-        typer.echo(f"{w.seat(st)} " + (f"cambia {given} por {taken}" if es
-                                       else f"gives {given} for {taken}"))
+        typer.echo(w("deal_exchange", who=w.seat(st), given=str(given), taken=str(taken)))
     table = deal.view(0).table_card
     if table is not None:
-        typer.echo(("Queda en la mesa (fuera de juego): " if es
-                    else "Left on the table (out of play): ") + str(table))
+        typer.echo(w("deal_table", card=str(table)))
     for s, hand in enumerate(deal.hands):
         who = w.seat(s) + (f" ({'AB'[s % 2]})" if var.partnerships else "")
         typer.echo(w("deal_hand", who=who, cards=str(hand)))
@@ -1953,11 +1943,11 @@ def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None,
                  saved: Mapping[str, Any] | None) -> None:
     var = match.variant
     if var.partnerships:
-        typer.echo(w("play_title", game=var.name if w.lang == "es" else var.english,
+        typer.echo(w("play_title", game=game_name(w.lang, var),
                      seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat),
                      partner=w.seat((seat + 2) % 4)))
     else:
-        typer.echo(_tr(w.lang, "plain_title", game=var.name if w.lang == "es" else var.english,
+        typer.echo(_tr(w.lang, "plain_title", game=game_name(w.lang, var),
                       seed=match.seed, you=w.seat(seat), seat=w("seat", n=seat)))
     if load is not None:
         typer.echo(_tr(w.lang, "plain_loaded", path=str(load), k=len(match.deals)))
@@ -1967,7 +1957,6 @@ def _plain_intro(match: Match, w: _Words, seat: int, load: Path | None,
 
 
 def _tr(lang: str, key: str, **kw: Any) -> str:
-    from .i18n import tr
 
     return tr(lang, key, **kw)
 
@@ -2058,7 +2047,7 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
         events = deal.events_for(you)  # the player is told what its seat is told
         for ev in events[seen:]:
             if isinstance(ev, CardPlayed) and ev.seat != you:
-                typer.echo(w("plays", who=w.seat(ev.seat), card=str(ev.card)))
+                typer.echo(w.say(ev, deal))
             said = w.event(ev, deal)
             if said:
                 typer.echo(said)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Bid, ChooseTrump, Exchange, Pass
 from .cards import Card, Suit
-from .i18n import card_name, suit_name
+from .i18n import HINT_REASONS, card_name, hint_reason, suit_name
 from .rules import Declaration, trick_winner
 from .variants import find_variant
 
@@ -44,42 +44,9 @@ __all__ = ["HINT_SECONDS", "HINT_WORLDS", "REASONS", "Hint", "reason_for", "sugg
 HINT_WORLDS = 16
 HINT_SECONDS = 3.0
 
-#: reason code -> (Spanish, English) text with the parameters in braces
+#: reason code -> (Spanish, English) text with the parameters in braces (tute.i18n's words)
 REASONS: dict[str, tuple[str, str]] = {
-    "only": ("Es la única jugada posible.", "It is the only legal move."),
-    "tute": ("Canta el tute: gana la mano.", "Sing the tute: it wins the deal."),
-    "forty": ("Canta las cuarenta: 40 puntos.", "Sing the 40: 40 points."),
-    "twenty": ("Canta las veinte en {suit}: 20 puntos.", "Sing the 20 in {suit}: 20 points."),
-    "exchange": ("Cambia tu {give} por el {take}.", "Exchange your {give} for the {take}."),
-    "trump": ("Triunfo a {suit}: tienes {n} cartas de ese palo.",
-              "Name {suit} trumps: you hold {n} of them."),
-    "bid": ("Puja {points}: de media, la mano lo vale.",
-            "Bid {points}: on average the hand is worth it."),
-    "pass_bid": ("Pasa: de media, pujar más pierde.", "Pass: on average bidding more loses."),
-    "wins_trick": ("Gana la baza: {points} puntos.", "It wins the trick: {points} points."),
-    "heads_trick": ("Se pone por delante en la baza ({points} puntos en la mesa).",
-                    "It heads the trick ({points} points on it so far)."),
-    "feeds_partner": ("La baza es de tu compañero: cárgale {points} puntos.",
-                      "Your partner has the trick: give them {points} points."),
-    "partner_has_it": ("La baza es de tu compañero: no gastes puntos.",
-                       "Your partner has the trick: spend no points on it."),
-    "trick_lost": ("La baza está perdida: tira una carta baja.",
-                   "The trick is lost: throw a low card."),
-    "saves": ("Guarda el {card} para más adelante: ahora, una carta baja.",
-              "Keep the {card} for later: a low card now."),
-    "lead_trump": ("Arrastra: quedan {n} triunfos fuera.",
-                   "Lead trumps: {n} more are still out."),
-    "trumps_drawn": ("No queda ningún triunfo fuera: esta baza no se la pueden ganar.",
-                     "No trump is left out: nobody can beat this lead."),
-    "lead_master": ("El {card} es la carta más alta que queda de {suit}.",
-                    "The {card} is the highest card left in {suit}."),
-    "lead_low": ("Sal con una carta baja: poco que perder.",
-                 "Lead a low card: little to lose."),
-    "equal": ("Todas valen lo mismo de media en {worlds} repartos posibles.",
-              "All are worth the same on average over {worlds} possible deals."),
-    "search": ("La mejor de media en {worlds} repartos posibles (+{edge} puntos).",
-               "The best on average over {worlds} possible deals (+{edge} points)."),
-}
+    code: (es, HINT_REASONS["en"][code]) for code, es in HINT_REASONS["es"].items()}
 
 
 @dataclass(frozen=True)
@@ -93,10 +60,9 @@ class Hint:
     edge: float | None = None  # the mean advantage over the next best action, in points
 
     def text(self, lang: str = "es") -> str:
-        es, en = REASONS[self.code]
         params = {k: _word(lang, v) for k, v in self.params.items()}
         edge = "?" if self.edge is None else f"{self.edge:.0f}"
-        return (es if lang == "es" else en).format(worlds=self.worlds, edge=edge, **params)
+        return hint_reason(lang, self.code).format(worlds=self.worlds, edge=edge, **params)
 
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action,

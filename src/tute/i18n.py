@@ -12,10 +12,13 @@ the engine's refusals (:class:`tute.messages.Refusal`) in both.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from .cards import Card, Suit, parse_suit
+from .i18n_page import PAGE, PAGE_ERRORS
 from .messages import Refusal
+from .variants import OPTION_SPECS
 
 __all__ = ["LANGS", "REFUSALS", "TEXT", "card_name", "catalogue", "refusal_text", "suit_name",
            "tr"]
@@ -70,16 +73,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "unknown_key": "La tecla «{name}» no hace nada aquí. Pulsa ? para la ayuda.",
         "wait": "Espera: le toca a {who}.",
         "choose": "Elige una de las opciones resaltadas.",
-        "plays": "{who} juega {card}",
-        "plays_you": "Juegas {card}",
-        "wins_trick_you": "Ganas la baza (+{p})",
-        "declares_you": "Cantas {what}",
-        "exchanges_you": "Cambias {given} por la pinta {taken}",
         "new_deal": "— Mano {k} —",
-        "declares": "{who} canta {what}",
-        "exchanges": "{who} cambia {given} por la pinta {taken}",
-        "passes": "{who} pasa",
-        "wins_trick": "{who} gana la baza (+{p})",
         "cuarenta": "las cuarenta",
         "veinte": "las veinte en {suit}",
         "veinte_hidden": "las veinte (palo sin enseñar)",
@@ -147,25 +141,6 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "card_pending": "Carta {d}…: pulsa otra cifra para la {d}0–{hi}, o Intro para la {d}.",
         "page": "Acciones {a}–{b} de {n} (página {p} de {pages}) · < > o RePág/AvPág: más",
         "no_pages": "No hay más acciones que ver.",
-        "passes_you": "Pasas",
-        "exchanges_table": "{who} cambia el {given} por el {taken} de la mesa",
-        "exchanges_table_you": "Cambias el {given} por el {taken} de la mesa",
-        "bids": "{who} puja {points}",
-        "bids_you": "Pujas {points}",
-        "auction_won": "{who} se lleva la subasta con {points}",
-        "auction_won_you": "Te llevas la subasta con {points}",
-        "took_over": "{who} se queda las cartas de {other} por {points}",
-        "took_over_you": "Te quedas las cartas de {other} por {points}",
-        "trump_named": "{who} elige triunfo: {suit}",
-        "trump_named_you": "Eliges triunfo: {suit}",
-        "discards": "{who} se descarta de una carta",
-        "discards_you": "Te descartas del {card}",
-        "throws_in": "{who} tira la mano floja",
-        "throws_in_you": "Tiras la mano floja",
-        "claims_ok": "{who} reclama renuncio a {other}: con razón",
-        "claims_ok_you": "Reclamas renuncio a {other}: con razón",
-        "claims_bad": "{who} reclama renuncio sin razón",
-        "claims_bad_you": "Reclamas renuncio sin razón",
         "claim_ok": "Renuncio de {other}, reclamado por {who}.",
         "claim_bad": "{who} reclamó renuncio sin razón.",
         "void_all_pass": "Todos pasan: se vuelve a repartir.",
@@ -294,16 +269,7 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "unknown_key": "The key '{name}' does nothing here. Press ? for help.",
         "wait": "Wait: it is {who}'s turn.",
         "choose": "Choose one of the highlighted options.",
-        "plays": "{who} plays {card}",
-        "plays_you": "You play {card}",
-        "wins_trick_you": "You win the trick (+{p})",
-        "declares_you": "You declare {what}",
-        "exchanges_you": "You exchange {given} for the upcard {taken}",
         "new_deal": "— Deal {k} —",
-        "declares": "{who} declares {what}",
-        "exchanges": "{who} exchanges {given} for the upcard {taken}",
-        "passes": "{who} passes",
-        "wins_trick": "{who} wins the trick (+{p})",
         "cuarenta": "the forty (trump marriage)",
         "veinte": "twenty in {suit}",
         "veinte_hidden": "twenty (suit not shown)",
@@ -371,25 +337,6 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "card_pending": "Card {d}…: another digit for {d}0–{hi}, or Enter for card {d}.",
         "page": "Actions {a}–{b} of {n} (page {p} of {pages}) · < > or PageUp/PageDown: more",
         "no_pages": "There are no more actions to see.",
-        "passes_you": "You pass",
-        "exchanges_table": "{who} exchanges {given} for the table card {taken}",
-        "exchanges_table_you": "You exchange {given} for the table card {taken}",
-        "bids": "{who} bids {points}",
-        "bids_you": "You bid {points}",
-        "auction_won": "{who} wins the auction with {points}",
-        "auction_won_you": "You win the auction with {points}",
-        "took_over": "{who} takes over {other}'s cards for {points}",
-        "took_over_you": "You take over {other}'s cards for {points}",
-        "trump_named": "{who} names trumps: {suit}",
-        "trump_named_you": "You name trumps: {suit}",
-        "discards": "{who} discards a card",
-        "discards_you": "You discard {card}",
-        "throws_in": "{who} throws in a weak hand",
-        "throws_in_you": "You throw in your weak hand",
-        "claims_ok": "{who} claims a renuncio by {other}: rightly",
-        "claims_ok_you": "You claim a renuncio by {other}: rightly",
-        "claims_bad": "{who} claims a renuncio wrongly",
-        "claims_bad_you": "You claim a renuncio wrongly",
         "claim_ok": "Renuncio by {other}, claimed by {who}.",
         "claim_bad": "{who} claimed a renuncio wrongly.",
         "void_all_pass": "Everybody passed: the cards are dealt again.",
@@ -484,11 +431,7 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "seat": "J{n}",
         "side": "pareja {s}",
         "side_seats": "pareja {s} ({a} y {b})",
-        "trick": "Baza {n}: {plays} → gana {w} (+{p})",
-        "trick_you": "Baza {n}: {plays} → la ganas tú (+{p})",
-        "declared": "{who} canta {what} (+{p})",
-        "declared_tute": "{who} canta {what}: se acaba la mano",
-        "exchanged": "{who} cambia {given} por la pinta {taken}",
+        "trick": "Baza {n}: {plays} → {said}",
         "deal_header": "— Mano {k} · reparte {dealer} · es mano {mano} —",
         "trump": "Pinta: {card} ({name}); triunfo: {suit}",
         "trump_suit": "Triunfo: {suit}",
@@ -496,7 +439,10 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "detail_cantes": "{n} de cantes",
         "detail_last": "10 de últimas",
         "result": "Tantos: {parts}",
-        "wins_games": "→ gana {who}: {g} juego{s}",
+        "the_side": "la {side}",
+        "score_pair": "{a} a {b}",
+        "wins_game1": "→ gana {who}: 1 juego",
+        "wins_games": "→ gana {who}: {g} juegos",
         "wins_tute": "→ tute: gana {who}",
         "wins": "→ gana {who}",
         "match_won": " y se lleva la partida",
@@ -520,7 +466,6 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "prompt": "Tu jugada> ",
         "illegal": "No se puede: {why}",
         "bad_number": "No hay carta {n} en tu mano (1-{m}).",
-        "plays": "{who} juega {card}",
         "quit": "Hasta otra.",
         "help": ("Escribe una carta (Ao, 3c, Rb...), su número en la lista, un cante "
                  "(cuarenta, veinte:c, tute_reyes), 'pass' para no cantar, '?' para esta ayuda "
@@ -535,11 +480,8 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "deal_dealer": "Reparte {dealer}; es mano {mano}",
         "deal_stock": "Montón: {n} cartas (con la pinta)",
         "deal_hand": "{who}: {cards}",
-        "BidMade": "{who} puja {points}",
-        "AuctionWon": "{who} gana la subasta con {points}",
-        "TookOver": "{who} se queda con las cartas de {other} por {points}",
-        "TrumpNamed": "{who} elige triunfo: {suit}",
-        "ThrownIn": "{who} tira la mano floja: se reparte de nuevo",
+        "deal_exchange": "{who} cambia {given} por {taken}",
+        "deal_table": "Queda en la mesa (fuera de juego): {card}",
         "void": "→ mano anulada ({why})",
         "contract": "→ contrato de {who} a {bid}: {verdict}",
         "made": "cumplido",
@@ -552,11 +494,7 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "seat": "P{n}",
         "side": "side {s}",
         "side_seats": "side {s} ({a} and {b})",
-        "trick": "Trick {n}: {plays} → {w} wins (+{p})",
-        "trick_you": "Trick {n}: {plays} → you win (+{p})",
-        "declared": "{who} declares {what} (+{p})",
-        "declared_tute": "{who} declares {what}: the deal ends",
-        "exchanged": "{who} exchanges {given} for the upcard {taken}",
+        "trick": "Trick {n}: {plays} → {said}",
         "deal_header": "— Deal {k} · dealer {dealer} · {mano} leads —",
         "trump": "Trump card: {card} ({name}); trumps: {suit}",
         "trump_suit": "Trumps: {suit}",
@@ -564,7 +502,10 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "detail_cantes": "{n} in cantes",
         "detail_last": "10 for the last trick",
         "result": "Totals: {parts}",
-        "wins_games": "→ {who} wins: {g} game{s}",
+        "the_side": "{side}",
+        "score_pair": "{a}–{b}",
+        "wins_game1": "→ {who} wins: 1 game",
+        "wins_games": "→ {who} wins: {g} games",
         "wins_tute": "→ tute: {who} wins",
         "wins": "→ {who} wins",
         "match_won": " and takes the match",
@@ -588,7 +529,6 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "prompt": "Your move> ",
         "illegal": "Not allowed: {why}",
         "bad_number": "There is no card {n} in your hand (1-{m}).",
-        "plays": "{who} plays {card}",
         "quit": "Bye.",
         "help": ("Type a card (Ao, 3c, Rb...), its number in the list, a declaration "
                  "(cuarenta, veinte:c, tute_reyes), 'pass' to decline, '?' for this help or "
@@ -603,11 +543,8 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
         "deal_dealer": "Dealer {dealer}; {mano} leads",
         "deal_stock": "Stock: {n} cards (upcard included)",
         "deal_hand": "{who}: {cards}",
-        "BidMade": "{who} bids {points}",
-        "AuctionWon": "{who} wins the auction with {points}",
-        "TookOver": "{who} takes over {other}'s cards at {points}",
-        "TrumpNamed": "{who} names trumps: {suit}",
-        "ThrownIn": "{who} throws in a weak hand: the deal is dealt again",
+        "deal_exchange": "{who} gives {given} for {taken}",
+        "deal_table": "Left on the table (out of play): {card}",
         "void": "→ deal void ({why})",
         "contract": "→ {who}'s contract at {bid}: {verdict}",
         "made": "made",
@@ -652,13 +589,27 @@ def goal_text(lang: str, info: dict[str, Any]) -> str:
 
 
 def suit_name(lang: str, suit: Suit) -> str:
-    return suit.spanish if lang == "es" else suit.english
+    return SUIT_NAMES[_lang(lang)][suit.letter]
+
+
+#: the ranks by letter, and how a card's name is put together, by language
+RANK_NAMES: Final[dict[str, dict[str, str]]] = {
+    "es": {"A": "as", "3": "tres", "R": "rey", "C": "caballo", "S": "sota", "7": "siete",
+           "6": "seis", "5": "cinco", "4": "cuatro", "2": "dos"},
+    "en": _EN_RANKS,
+}
+CARD_NAME: Final = {"es": "{rank} de {suit}", "en": "{rank} of {suit}"}
 
 
 def card_name(lang: str, card: Card) -> str:
-    if lang == "es":
-        return card.spanish()
-    return f"{_EN_RANKS[card.rank.letter]} of {card.suit.english}"
+    """
+    >>> from tute.cards import parse_card
+    >>> card_name("es", parse_card("Ro")), card_name("en", parse_card("Ro"))
+    ('rey de oros', 'king of coins')
+    """
+    lg = _lang(lang)
+    return CARD_NAME[lg].format(rank=RANK_NAMES[lg][card.rank.letter],
+                                suit=SUIT_NAMES[lg][card.suit.letter])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -819,18 +770,241 @@ def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
 
 
 def catalogue(lang: str) -> dict[str, Any]:
-    """What the web page needs to word refusals as :func:`refusal_text` does: the templates
-    of ``lang`` (``code`` and ``code.you``, ``poll.<kind>``) and the suit names by letter;
-    the match goal's phrases as :func:`goal_text` words them; and the names of the cantes
+    """Every word the web page shows, in ``lang``: its own phrases (``page``, positional
+    ``{0}`` placeholders) and the server's error codes (``errors``); the engine's refusals as
+    :func:`refusal_text` words them (``refusals``: ``code`` and ``code.you``, ``poll.<kind>``;
+    ``suits``: their suit names by letter); the events as :func:`event_text` words them
+    (``events``, ``decls``, ``suit_names``, ``ranks``, ``card_name``); the hints' reasons;
+    the match goal's phrases as :func:`goal_text` words them; the options' choices and groups
+    (their labels come with their specs, :func:`option_words`); and the names of the cantes
     the page has no notation of its own for (``veinte``: a 20 whose suit is not told)."""
-    table = TEXT.get(lang, TEXT["es"])
-    return {"lang": lang, "refusals": dict(REFUSALS.get(lang, REFUSALS["en"])),
+    lg = _lang(lang)
+    table = TEXT[lg]
+    return {"lang": lg, "refusals": dict(REFUSALS[lg]),
             "suits": {s.letter: s.spanish for s in Suit},
             "suit_params": sorted(_SUIT_PARAMS),
             # the match goal by kind: its phrase and which field of goal_info fills each name
             "goals": {kind: {"text": table[key], "params": names}
                       for kind, (key, names) in GOAL_PHRASES.items()},
-            "cantes": {"veinte": table["veinte_hidden"]}}
+            "cantes": {"veinte": table["veinte_hidden"]},
+            "page": dict(PAGE[lg]), "errors": dict(PAGE_ERRORS[lg]),
+            "events": dict(EVENTS[lg]), "suit_names": dict(SUIT_NAMES[lg]),
+            "ranks": dict(RANK_NAMES[lg]), "card_name": CARD_NAME[lg],
+            "decls": {k: table[k] for k in ("cuarenta", "veinte", "veinte_hidden",
+                                            "tute_reyes", "tute_caballos", "tute_sotas")},
+            "hints": dict(HINT_REASONS[lg]),
+            "choices": choice_words(lg), "option_groups": dict(OPTION_GROUPS),
+            "account": dict(ACCOUNT_TEXT[lg])}
+
+# ---------------------------------------------------------------------------------------------
+# What happened: the engine's events as tute.narration.describe codes them, worded alike by the
+# CLI, the terminal game and the page. ``code.you``: the reader's own seat did it.
+
+EVENTS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "played": "{who} juega {card}",
+        "played.you": "Juegas {card}",
+        "trick": "{who} gana la baza (+{points})",
+        "trick.you": "Ganas la baza (+{points})",
+        "declared": "{who} canta {what} (+{points})",
+        "declared.you": "Cantas {what} (+{points})",
+        "declared_tute": "{who} canta {what}",
+        "declared_tute.you": "Cantas {what}",
+        "drew": "{who} roba {card}",
+        "drew.you": "Robas {card}",
+        "drew_hidden": "{who} roba una carta",
+        "drew_hidden.you": "Robas una carta",
+        "exchanged": "{who} cambia {given} por la pinta {taken}",
+        "exchanged.you": "Cambias {given} por la pinta {taken}",
+        "exchanged_table": "{who} cambia el {given} por el {taken} de la mesa",
+        "exchanged_table.you": "Cambias el {given} por el {taken} de la mesa",
+        "passed": "{who} pasa",
+        "passed.you": "Pasas",
+        "deal_ended": "Termina la mano",
+        "bid": "{who} puja {points}",
+        "bid.you": "Pujas {points}",
+        "auction_won": "{who} se lleva la subasta con {points}",
+        "auction_won.you": "Te llevas la subasta con {points}",
+        "took_over": "{who} se queda las cartas de {other} por {points} (paga doble)",
+        "took_over.you": "Te quedas las cartas de {other} por {points} (pagas doble)",
+        "discarded": "{who} se descarta de una carta",
+        "discarded.you": "Te descartas de una carta",
+        "discarded_card": "{who} se descarta del {card}",
+        "discarded_card.you": "Te descartas del {card}",
+        "trump_named": "{who} elige triunfo: {suit}",
+        "trump_named.you": "Eliges triunfo: {suit}",
+        "thrown_in": "{who} tira la mano floja",
+        "thrown_in.you": "Tiras la mano floja",
+        "renuncio_ok": "{who} reclama renuncio a {other}: con razón",
+        "renuncio_ok.you": "Reclamas renuncio a {other}: con razón",
+        "renuncio_bad": "{who} reclama renuncio sin razón",
+        "renuncio_bad.you": "Reclamas renuncio sin razón",
+    },
+    "en": {
+        "played": "{who} plays {card}",
+        "played.you": "You play {card}",
+        "trick": "{who} wins the trick (+{points})",
+        "trick.you": "You win the trick (+{points})",
+        "declared": "{who} declares {what} (+{points})",
+        "declared.you": "You declare {what} (+{points})",
+        "declared_tute": "{who} declares {what}",
+        "declared_tute.you": "You declare {what}",
+        "drew": "{who} draws {card}",
+        "drew.you": "You draw {card}",
+        "drew_hidden": "{who} draws a card",
+        "drew_hidden.you": "You draw a card",
+        "exchanged": "{who} exchanges {given} for the upcard {taken}",
+        "exchanged.you": "You exchange {given} for the upcard {taken}",
+        "exchanged_table": "{who} exchanges the {given} for the {taken} on the table",
+        "exchanged_table.you": "You exchange the {given} for the {taken} on the table",
+        "passed": "{who} passes",
+        "passed.you": "You pass",
+        "deal_ended": "The deal is over",
+        "bid": "{who} bids {points}",
+        "bid.you": "You bid {points}",
+        "auction_won": "{who} wins the auction with {points}",
+        "auction_won.you": "You win the auction with {points}",
+        "took_over": "{who} takes over {other}'s cards at {points} (double stakes)",
+        "took_over.you": "You take over {other}'s cards at {points} (double stakes)",
+        "discarded": "{who} discards a card",
+        "discarded.you": "You discard a card",
+        "discarded_card": "{who} discards the {card}",
+        "discarded_card.you": "You discard the {card}",
+        "trump_named": "{who} names trumps: {suit}",
+        "trump_named.you": "You name trumps: {suit}",
+        "thrown_in": "{who} throws in a weak hand",
+        "thrown_in.you": "You throw in a weak hand",
+        "renuncio_ok": "{who} claims a renuncio by {other}: rightly",
+        "renuncio_ok.you": "You claim a renuncio by {other}: rightly",
+        "renuncio_bad": "{who} claims a renuncio wrongly",
+        "renuncio_bad.you": "You claim a renuncio wrongly",
+    },
+}
+
+#: the suits by letter, as each language names them on a screen
+SUIT_NAMES: Final[dict[str, dict[str, str]]] = {
+    "es": {s.letter: s.spanish for s in Suit},
+    "en": {s.letter: s.english for s in Suit},
+}
+
+
+def declaration_text(lang: str, notation: str) -> str:
+    """A declaration by its notation (``veinte:o``; ``veinte``: a 20 whose suit is not told).
+
+    >>> declaration_text("es", "veinte:o"), declaration_text("en", "tute_reyes")
+    ('las veinte en oros', 'tute of kings')
+    """
+    kind, _, suit = notation.partition(":")
+    if kind == "veinte":
+        if not suit:
+            return tr(lang, "veinte_hidden")
+        return tr(lang, "veinte", suit=SUIT_NAMES[_lang(lang)][suit])
+    return tr(lang, kind)
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in LANGS else "es"
+
+
+def event_text(lang: str, code: str, params: dict[str, Any], *,
+               seat_name: Callable[[int], str], you: int | None = None,
+               card: Callable[[str], str] = str) -> str:
+    """One event (:func:`tute.narration.describe`) in ``lang``: seats named by ``seat_name``
+    (``you``: the reader's seat, which takes the ``.you`` form), cards by ``card`` (from
+    their notation; the notation itself by default).
+
+    >>> event_text("es", "played", {"who": 1, "card": "Ac"}, seat_name=lambda s: f"J{s}")
+    'J1 juega Ac'
+    >>> event_text("es", "bid", {"who": 0, "points": 70}, seat_name=str, you=0)
+    'Pujas 70'
+    """
+    table = EVENTS[_lang(lang)]
+    template = table[code]
+    if you is not None and params.get("who") == you:
+        template = table.get(code + ".you", template)
+    kw: dict[str, Any] = dict(params)
+    for key in ("who", "other"):
+        if key in kw:
+            kw[key] = "" if kw[key] is None else seat_name(kw[key])
+    for key in ("card", "given", "taken"):
+        if key in kw:
+            kw[key] = card(kw[key])
+    if "suit" in kw:
+        kw["suit"] = SUIT_NAMES[_lang(lang)][kw["suit"]]
+    if "what" in kw:
+        kw["what"] = declaration_text(lang, kw["what"])
+    return template.format(**kw)
+
+
+#: tute.hints' reason codes -> the reason in words, with the parameters in braces
+HINT_REASONS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "only": "Es la única jugada posible.",
+        "tute": "Canta el tute: gana la mano.",
+        "forty": "Canta las cuarenta: 40 puntos.",
+        "twenty": "Canta las veinte en {suit}: 20 puntos.",
+        "exchange": "Cambia tu {give} por el {take}.",
+        "trump": "Triunfo a {suit}: tienes {n} cartas de ese palo.",
+        "bid": "Puja {points}: de media, la mano lo vale.",
+        "pass_bid": "Pasa: de media, pujar más pierde.",
+        "wins_trick": "Gana la baza: {points} puntos.",
+        "heads_trick": "Se pone por delante en la baza ({points} puntos en la mesa).",
+        "feeds_partner": "La baza es de tu compañero: cárgale {points} puntos.",
+        "partner_has_it": "La baza es de tu compañero: no gastes puntos.",
+        "trick_lost": "La baza está perdida: tira una carta baja.",
+        "saves": "Guarda el {card} para más adelante: ahora, una carta baja.",
+        "lead_trump": "Arrastra: quedan {n} triunfos fuera.",
+        "trumps_drawn": "No queda ningún triunfo fuera: esta baza no se la pueden ganar.",
+        "lead_master": "El {card} es la carta más alta que queda de {suit}.",
+        "lead_low": "Sal con una carta baja: poco que perder.",
+        "equal": "Todas valen lo mismo de media en {worlds} repartos posibles.",
+        "search": "La mejor de media en {worlds} repartos posibles (+{edge} puntos).",
+    },
+    "en": {
+        "only": "It is the only legal move.",
+        "tute": "Sing the tute: it wins the deal.",
+        "forty": "Sing the 40: 40 points.",
+        "twenty": "Sing the 20 in {suit}: 20 points.",
+        "exchange": "Exchange your {give} for the {take}.",
+        "trump": "Name {suit} trumps: you hold {n} of them.",
+        "bid": "Bid {points}: on average the hand is worth it.",
+        "pass_bid": "Pass: on average bidding more loses.",
+        "wins_trick": "It wins the trick: {points} points.",
+        "heads_trick": "It heads the trick ({points} points on it so far).",
+        "feeds_partner": "Your partner has the trick: give them {points} points.",
+        "partner_has_it": "Your partner has the trick: spend no points on it.",
+        "trick_lost": "The trick is lost: throw a low card.",
+        "saves": "Keep the {card} for later: a low card now.",
+        "lead_trump": "Lead trumps: {n} more are still out.",
+        "trumps_drawn": "No trump is left out: nobody can beat this lead.",
+        "lead_master": "The {card} is the highest card left in {suit}.",
+        "lead_low": "Lead a low card: little to lose.",
+        "equal": "All are worth the same on average over {worlds} possible deals.",
+        "search": "The best on average over {worlds} possible deals (+{edge} points).",
+    },
+}
+
+
+#: a lesson's expected moves in words (tute.tutorials), ``{0}``: the suit or card
+LESSON_MOVES: Final[dict[str, dict[str, str]]] = {
+    "es": {"pass": "pasar", "cuarenta": "cantar las cuarenta",
+           "veinte": "cantar las veinte en {0}", "cambio": "cambiar {0} por la pinta",
+           "tute": "cantar el tute"},
+    "en": {"pass": "passing", "cuarenta": "singing the forty",
+           "veinte": "singing the twenty in {0}", "cambio": "exchanging {0} for the upcard",
+           "tute": "declaring the tute"},
+}
+
+
+def hint_reason(lang: str, code: str) -> str:
+    """The template of a hint's reason (:class:`tute.hints.Hint`) in ``lang``."""
+    return HINT_REASONS[_lang(lang)][code]
+
+
+def game_name(lang: str, variant: Any) -> str:
+    """A game's name as a screen in ``lang`` shows it (``Variant.name`` is the Spanish)."""
+    return str(variant.name if _lang(lang) == "es" else variant.english)
+
 
 # ---------------------------------------------------------------------------------------------
 # The options of the games: a label and a line each, served with their specs (/api/variants)
@@ -856,11 +1030,11 @@ OPTION_WORDS_ES: Final[dict[str, tuple[str, str]]] = {
     "tute_enabled": ("Tute", "Se puede cantar tute (cuatro reyes o caballos)"),
     "tute_award": ("Qué gana el tute", "La mano, dos juegos, la partida…"),
     "tute_dealt_wins_immediately": ("Tute de mano", "Un tute repartido gana sin jugar"),
-    "exchange_timing": ("Cuándo se cambia", "Momento de cambiar la muestra"),
+    "exchange_timing": ("Cuándo se cambia", "Momento de cambiar la pinta"),
     "exchange_last_round_allowed": (
         "Cambio en la última ronda",
         "Se puede cambiar en el último robo"),
-    "exchange_two_enabled": ("Cambio del dos", "El 2 de triunfo se lleva una muestra baja"),
+    "exchange_two_enabled": ("Cambio del dos", "El 2 de triunfo se lleva una pinta baja"),
     "two_exchanges_four": ("El dos por el cuatro", "El 2 se lleva un 4"),
     "exchange_mandatory": ("Cambios obligados", "El 7 y el 2 se cambian por fuerza (a tres)"),
     "exchange_side_requirement": (
@@ -957,9 +1131,96 @@ def option_words(name: str, doc: str) -> dict[str, list[str]]:
     return out
 
 
+#: the options by the group the page shows them in (others: "other")
+OPTION_GROUPS: Final[dict[str, str]] = {name: group for group, names in {
+    "match": ("match", "games_to_win", "loss_limit", "partidas_per_coto", "cotos_to_win",
+        "match_target", "match_deals", "two_games_threshold", "two_games_rule", "scoring_2p",
+        "scoring_3p", "both_over", "multi_over", "vueltas_claim", "tie_break", "settlement",
+        "thirty_malas", "players", "seats",),
+    "play": ("partner_exemption", "must_undertrump", "must_head_after_ruff", "stock_phase_rule",
+        "renuncio_mode", "renuncio_penalty", "hand_size",),
+    "cantes": ("cante_by", "forty_first", "cante_restriction", "cante_before_draw",
+        "guinote_hide_arrastre_suit", "tute_enabled", "tute_award",
+        "tute_dealt_wins_immediately",),
+    "exchange": ("exchange_timing", "exchange_last_round_allowed", "exchange_two_enabled",
+        "two_exchanges_four", "exchange_mandatory", "exchange_side_requirement",),
+    "auction": ("widow_card", "min_bid", "bid_step", "auction_rounds", "all_pass",
+        "dealer_takeover", "takeover_increment", "double_at_bid", "declarer_leads",
+        "cantes_declarer_only",),
+    "deal": ("next_dealer", "first_dealer", "deal_packet", "reshuffle", "weak_hand_max_points",
+        "misdeal_passes_after",),
+}.items() for name in names}
+
+#: an option's choice (its value) in Spanish; English reads the value itself
+CHOICES_ES: Final[dict[str, str]] = {
+    "free": "libre",
+    "follow_trump_lead": "responder al arrastre",
+    "follow_suit": "asistir",
+    "full": "asistir y montar",
+    "trick_winner": "el que gana la baza",
+    "winning_side_one": "un jugador del bando",
+    "winning_side_each": "cada jugador del bando",
+    "enforce": "obligatorio",
+    "forfeit": "se pierde",
+    "off": "no",
+    "none": "ninguna",
+    "forfeit_if_skipped_first": "se pierde si no se canta en la primera",
+    "first_win_only": "solo en la primera baza ganada",
+    "deal": "la mano",
+    "two_games": "dos juegos",
+    "match": "la partida",
+    "partida": "la partida",
+    "after_winning_before_draw": "tras ganar, antes de robar",
+    "start_and_after_win": "al empezar y tras ganar",
+    "own_turn_any": "en su turno",
+    "won_this_trick": "el bando que ganó la baza",
+    "any_trick_won": "quien haya ganado alguna baza",
+    "last_trick": "la última baza",
+    "mano_side": "el bando mano",
+    "replay": "se repite",
+    "total": "total",
+    "rs": "rs",
+    "target_101": "a 101",
+    "per_deal": "por mano",
+    "highest": "el más alto",
+    "auto": "al momento",
+    "manual": "reclamándolo",
+    "end_of_deal": "al final de la mano",
+    "losses": "perdidos",
+    "winner_per_deal": "ganador por mano",
+    "payments": "pagos",
+    "points": "tantos",
+    "single": "una vuelta",
+    "open": "abierta",
+    "redeal": "repartir de nuevo",
+    "mano_forced": "juega el mano",
+    "rotate": "por turno",
+    "last_trick_winner": "el de la última baza",
+    "random": "al azar",
+    "first_king": "a reyes",
+    "two_of_oros_mano": "el dos de oros es mano",
+    "prevent": "se impide",
+    "claim": "se reclama",
+    "lose_deal": "pierde la mano",
+    "two_games_swing": "dos juegos",
+    "series": "serie de manos",
+    "race": "carrera a juegos",
+}
+
+_CHOICES: Final = {"es": CHOICES_ES}
+
+
+def choice_words(lang: str) -> dict[str, str]:
+    """Every option choice's words in ``lang``, by value."""
+    values = {str(c) for spec in OPTION_SPECS.values() for c in spec.choices
+              if c is not None and not isinstance(c, bool)}
+    english = {v: v.replace("_", " ") for v in sorted(values | CHOICES_ES.keys())}
+    return {**english, **_CHOICES.get(_lang(lang), {})}
+
+
 # ---------------------------------------------------------------------------------------------
 # Accounts and ratings: the words of the page's account widget, leaderboard and player pages
-# (web/account.js, leaderboard.js, player.js load them from GET /api/account/words/{lang}).
+# (web/account.js, leaderboard.js, player.js read them from the catalogue's "account").
 
 ACCOUNT_TEXT: Final[dict[str, dict[str, str]]] = {
     "es": {

@@ -271,8 +271,8 @@ def test_account_words_in_both_languages(web: TestClient) -> None:
     from tute.i18n import ACCOUNT_TEXT
 
     assert set(ACCOUNT_TEXT["es"]) == set(ACCOUNT_TEXT["en"])
-    assert web.get("/api/account/words/en").json()["words"]["signup"] == "Sign up"
-    assert web.get("/api/account/words/xx").status_code == 404
+    assert web.get("/api/messages/en").json()["account"]["signup"] == "Sign up"
+    assert web.get("/api/messages/es").json()["account"]["signup"] == "Crear cuenta"
     for path in ("/cuenta", "/clasificacion", "/jugador/Ana"):
         assert web.get(path).status_code == 200
 

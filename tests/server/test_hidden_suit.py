@@ -95,7 +95,9 @@ def test_public_and_private_parts_are_each_audiences_view(variant: str) -> None:
             assert f"veinte:{letter}" not in json.dumps(mine)
             assert not pair & set(mine["known"][singer])
             assert events == [{"e": "Declared", "seat": singer, "declaration": "veinte",
-                               "points": 20, "cards": []}]
+                               "points": 20, "cards": [],
+                               "say": {"code": "declared", "params": {
+                                   "who": singer, "what": "veinte", "points": 20}}}]
             assert action_for(str(decl), events) == "veinte"
 
 
@@ -136,8 +138,10 @@ def test_the_other_seat_and_spectators_are_not_told_the_suit(client: TestClient,
         for p in (players[1 - singer], spectator):
             update = p.msgs[-1]
             assert update["action"] == "veinte"
-            assert update["events"][0] == {"e": "Declared", "seat": singer,
-                                           "declaration": "veinte", "points": 20, "cards": []}
+            assert update["events"][0] == {
+                "e": "Declared", "seat": singer, "declaration": "veinte", "points": 20,
+                "cards": [], "say": {"code": "declared",
+                                     "params": {"who": singer, "what": "veinte", "points": 20}}}
             assert p.state is not None
             assert [singer, "veinte", 20] in p.state["deal"]["cantes"]
             # nothing it ever got names the suit or the cards (still in the singer's hand);

@@ -48,10 +48,10 @@ DESCRIPTIONS: Final[dict[str, dict[str, tuple[str, tuple[str, ...]]]]] = {
             "Dos jugadores, ocho cartas y un montón: libre mientras haya montón, arrastre al "
             "final; a 101.",
             (
-                "Ocho cartas cada uno; la siguiente se vuelve (la muestra) y marca el triunfo; "
+                "Ocho cartas cada uno; la siguiente se vuelve (la pinta) y marca el triunfo; "
                 "queda bajo el montón.",
                 "Mientras hay montón se juega libre; tras cada baza roba primero el que la gana.",
-                "Quien gana una baza puede cambiar el 7 de triunfo por la muestra (el 2 por un "
+                "Quien gana una baza puede cambiar el 7 de triunfo por la pinta (el 2 por un "
                 "7, 6, 5 o 4) y cantar 20 o 40.",
                 "Acabado el montón (el arrastre) hay que asistir, montar y fallar.",
                 "Quien llega a 101 tantos gana el juego. Si nadie llega, se juega otra mano de "
@@ -77,10 +77,10 @@ DESCRIPTIONS: Final[dict[str, dict[str, tuple[str, tuple[str, ...]]]]] = {
         "es": (
             "Dos jugadores con seis cartas: el tute corriente, con montón y arrastre.",
             (
-                "Seis cartas cada uno, la muestra marca el triunfo; catorce bazas con montón y "
+                "Seis cartas cada uno, la pinta marca el triunfo; catorce bazas con montón y "
                 "seis de arrastre.",
                 "Con montón se juega libre; en el arrastre hay que asistir, montar y fallar.",
-                "Se cambia el 7 de triunfo por la muestra y se canta al ganar una baza.",
+                "Se cambia el 7 de triunfo por la pinta y se canta al ganar una baza.",
                 "A 101 tantos; si nadie llega, de vueltas.",
             ),
         ),
@@ -161,9 +161,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, tuple[str, tuple[str, ...]]]]] = {
             (
                 "Orden: As, Tres, Rey, Sota, Caballo, 7… La sota vale 3 y el caballo 2. Se "
                 "canta con rey y sota.",
-                "Seis cartas cada uno; la muestra marca el triunfo. Con montón se juega libre.",
+                "Seis cartas cada uno; la pinta marca el triunfo. Con montón se juega libre.",
                 "En el arrastre hay que asistir y montar, salvo si la baza ya es del compañero.",
-                "El 7 de triunfo se cambia por la muestra (el 2 por una carta baja) cuando tu "
+                "El 7 de triunfo se cambia por la pinta (el 2 por una carta baja) cuando tu "
                 "bando gana una baza.",
                 "El bando que llega a 101 gana la partida; si nadie llega, de vueltas. Tres "
                 "partidas hacen un coto; se juega a dos cotos.",

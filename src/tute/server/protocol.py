@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - depends on the installation
 from ..cards import ALL_CARDS, Card
 from ..deal import Deal
 from ..match import Match
+from ..narration import describe
 from ..rules import Declaration
 
 __all__ = [
@@ -134,11 +135,16 @@ def _plain(value: Any) -> Any:
     return str(value)  # any future action/event type has a record notation
 
 
-def event_json(ev: Any) -> dict[str, Any]:
-    """An engine event as JSON: ``{"e": "CardPlayed", "seat": 1, "card": "Ao"}``; generic over
-    event types so that new variants' events (bids, trump choice) pass through unchanged."""
+def event_json(ev: Any, *, table: bool = False) -> dict[str, Any]:
+    """An engine event as JSON: ``{"e": "CardPlayed", "seat": 1, "card": "Ao", "say": ...}``;
+    generic over event types so that new variants' events (bids, trump choice) pass through
+    unchanged. ``say``: what it says, ``{"code", "params"}`` (tute.narration.describe, built
+    from this same audience's copy of the event), which the page words from the catalogue
+    of GET /api/messages; ``table``: the deal has a table card instead of an upcard."""
     out: dict[str, Any] = {"e": type(ev).__name__}
     out.update(_plain(ev))
+    code, params = describe(ev, table=table)
+    out["say"] = {"code": code, "params": params}
     return out
 
 

@@ -17,7 +17,6 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import TuteError
-from ..i18n import ACCOUNT_TEXT, LANGS
 from ..variants import find_variant, resolve_options
 from .accounts import COOKIE, SESSION_TTL, Accounts
 from .accounts_store import AccountRow
@@ -169,12 +168,6 @@ def accounts_router() -> APIRouter:
 
     for path in ("/cuenta", "/clasificacion", "/jugador/{name}"):
         r.add_api_route(path, page, methods=["GET"], include_in_schema=False)
-
-    @r.get("/api/account/words/{lang}")
-    async def words(lang: str) -> dict[str, Any]:
-        if lang not in LANGS:
-            raise TableError("not_found", f"no words in {lang!r}: " + ", ".join(LANGS))
-        return {"lang": lang, "words": ACCOUNT_TEXT[lang]}
 
     @r.post("/api/account/signup", response_model=None)
     @_answers

@@ -552,7 +552,7 @@ class Table:
             new: Sequence[Event] = deal.events[a:b]
             if not all(type(e).__name__ in _PUBLIC_EVENTS for e in new):
                 new = deal.events_for(seat, a, b)
-            evs.extend(event_json(e) for e in new)
+            evs.extend(event_json(e, table=not deal.variant.stock) for e in new)
         return evs
 
     def _hides(self, u: _Update) -> bool:

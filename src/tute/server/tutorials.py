@@ -54,5 +54,5 @@ def step_json(x: Lesson, taken: Sequence[str]) -> dict[str, Any]:
         "done": done, "say": x.done if done else x.steps[k].say,
         "expect": [] if done else list(x.steps[k].expect),
         "state": {"deal": view, "seating": _seating(deal)},
-        "events": [event_json(e) for e in events],
+        "events": [event_json(e, table=not deal.variant.stock) for e in events],
     }

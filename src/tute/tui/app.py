@@ -33,7 +33,7 @@ from ..actions import Action
 from ..bots import BOTS, LEVELS
 from ..cards import Card
 from ..errors import TuteError
-from ..i18n import LANGS, option_words, tr
+from ..i18n import LANGS, game_name, option_words, tr
 from ..records import load_record
 from ..variants import VARIANTS, MatchSpec, find_variant
 from .session import Replay, Session, action_label, card_key, opponent_names
@@ -102,7 +102,7 @@ class SetupScreen(Screen[None]):
             yield Label(self.t("setup_title"), classes="title")
             yield Static(self.t("setup_keys"), classes="muted")
             yield Label(self.t("variant"))
-            games = [(f"{v.name if self.lang == 'es' else v.english} ({v.id})", v.id)
+            games = [(f"{game_name(self.lang, v)} ({v.id})", v.id)
                      for v in VARIANTS.values()]
             yield Select(games, value=self.variant_id, allow_blank=False, id="variant")
             yield Label(self.t("opponents"))

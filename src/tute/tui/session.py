@@ -36,22 +36,15 @@ from ..cards import Card
 from ..deal import Deal, DealResult, SeatView
 from ..errors import TuteError
 from ..events import (
-    AuctionWon,
-    BidMade,
     CardPlayed,
-    Declared,
-    Discarded,
-    Exchanged,
+    DealEnded,
+    Drew,
     Passed,
-    RenuncioClaimed,
-    ThrownIn,
-    TookOver,
-    TrickTaken,
-    TrumpNamed,
 )
-from ..i18n import GOAL_PHRASES, refusal_text, suit_name, tr
+from ..i18n import GOAL_PHRASES, event_text, game_name, refusal_text, suit_name, tr
 from ..match import Match
 from ..messages import Refusal
+from ..narration import describe
 from ..rules import Declaration
 from ..shuffle import derive_seed
 from ..variants import Variant
@@ -569,39 +562,12 @@ class Session:
 
     def _event_line(self, ev: Any, *, before_play: bool = False,
                     table: bool = False) -> str | None:
-        def say(key: str, seat: int, **kw: Any) -> str:
-            if seat == self.human:  # "you" takes its own verb forms
-                return self.t(key + "_you", **kw)
-            return self.t(key, who=self.seat_name(seat), **kw)
-
-        if isinstance(ev, CardPlayed):
-            return say("plays", ev.seat, card=str(ev.card))
-        if isinstance(ev, TrickTaken):
-            return say("wins_trick", ev.winner, p=ev.points)
-        if isinstance(ev, Declared):
-            return say("declares", ev.seat, what=declaration_name(self.lang, ev.declaration))
-        if isinstance(ev, Exchanged):  # with the table card (arrastrado) or the upcard
-            return say("exchanges_table" if table else "exchanges", ev.seat,
-                       given=str(ev.given), taken=str(ev.taken))
-        if isinstance(ev, BidMade):
-            return say("bids", ev.seat, points=ev.points)
-        if isinstance(ev, AuctionWon):
-            return say("auction_won", ev.seat, points=ev.points)
-        if isinstance(ev, TookOver):
-            return say("took_over", ev.seat, other=self.seat_name(ev.from_seat),
-                       points=ev.points)
-        if isinstance(ev, TrumpNamed):
-            return say("trump_named", ev.seat, suit=suit_name(self.lang, ev.suit))
-        if isinstance(ev, Discarded):
-            return say("discards", ev.seat, card=str(ev.card) if ev.card else "")
-        if isinstance(ev, ThrownIn):
-            return say("throws_in", ev.seat)
-        if isinstance(ev, RenuncioClaimed):
-            return say("claims_ok" if ev.valid else "claims_bad", ev.seat,
-                       other=self.seat_name(ev.offender) if ev.offender is not None else "")
-        if isinstance(ev, Passed) and before_play:  # in the auction a pass is news
-            return say("passes", ev.seat)
-        return None  # later passes and face-down draws are not worth a line
+        if isinstance(ev, Drew | DealEnded):
+            return None  # draws and the deal's end have lines of their own on this screen
+        if isinstance(ev, Passed) and not before_play:
+            return None  # in the auction a pass is news; later passes are not worth a line
+        code, params = describe(ev, table=table)
+        return event_text(self.lang, code, params, seat_name=self.seat_name, you=self.human)
 
     # ---------------------------------------------------------------- what the screen shows
 
@@ -609,7 +575,7 @@ class Session:
         v = self.view()
         var = self.match.variant
         dealer = self.t("dealer", who=self.seat_name(v.dealer))
-        lines = [f"{var.name if self.lang == 'es' else var.english} · {self.deal_label()}"
+        lines = [f"{game_name(self.lang, var)} · {self.deal_label()}"
                  f" · {dealer}"]
         if v.trump is None:
             trump = self.t("no_trump")
@@ -754,8 +720,7 @@ class Session:
         """The anotador: heading lines, column names, and one row per finished deal."""
         m = self.match
         sides = len(m.games)
-        head = [self.t("sheet_title", game=m.variant.name if self.lang == "es"
-                       else m.variant.english),
+        head = [self.t("sheet_title", game=game_name(self.lang, m.variant)),
                 self.t("goal", goal=self.goal_text())]
         if m.is_over():
             res = m.result()

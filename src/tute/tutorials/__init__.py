@@ -128,22 +128,12 @@ def lesson(lesson_id: str) -> Lesson:
     raise KeyError(lesson_id)
 
 
-_MOVES: Final = {
-    "es": {"pass": "pasar", "cuarenta": "cantar las cuarenta",
-           "veinte": "cantar las veinte en {0}", "cambio": "cambiar {0} por la muestra",
-           "tute": "cantar el tute"},
-    "en": {"pass": "passing", "cuarenta": "singing the forty",
-           "veinte": "singing the twenty in {0}", "cambio": "exchanging {0} for the upcard",
-           "tute": "declaring the tute"},
-}
-
-
 def _name(move: str, lang: str) -> str:
     """A move of the lesson in words: a card by its name, a cante or an exchange spelt out."""
     from ..cards import parse_card, parse_suit
-    from ..i18n import card_name, suit_name
+    from ..i18n import LESSON_MOVES, card_name, suit_name
     kind, _, arg = move.partition(":")
-    words = _MOVES[lang]
+    words = LESSON_MOVES[lang]
     if kind == "veinte" and arg:
         return words["veinte"].format(suit_name(lang, parse_suit(arg)))
     if kind == "cambio" and arg:

@@ -1,22 +1,18 @@
 // Accounts, optional: sign up, log in, log out, delete; the account's seats kept in step with
 // this browser's; a rated game against the bots with the chance to win shown first.
-// The session is an HttpOnly cookie: this page never sees it. Words: GET /api/account/words.
-import { getLang, setLang, t } from "./i18n.js";
+// The session is an HttpOnly cookie: this page never sees it. Words: the catalogue's "account".
+import { getLang, setLang, t, wordsOf, wordsReady } from "./i18n.js";
 import { app, page, topbar, bindTopbar, nav } from "./shell.js";
 import { api, esc, local, loadVariants, variantsNow } from "./util.js";
 
-const WORDS = {};
+// the account pages' words: the "account" section of the page's one catalogue
 export async function accountWords() {
-  const lang = getLang();
-  if (!WORDS[lang]) {
-    try { WORDS[lang] = (await api("GET", `/api/account/words/${lang}`)).words; }
-    catch { WORDS[lang] = {}; }
-  }
-  return WORDS[lang];
+  await wordsReady();
+  return wordsOf("account");
 }
 // a word of the account pages in the page's language (the key until the words have come)
 export function w(key, params = {}) {
-  const s = (WORDS[getLang()] || {})[key] ?? key;
+  const s = wordsOf("account")[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
 }
 

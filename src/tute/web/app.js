@@ -10,6 +10,7 @@ import { tutorialPage } from "./tutorial.js";
 import { accountPage, syncSeats } from "./account.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { playerPage } from "./player.js";
+import { wordsReady, hasWords, getLang, NO_WORDS } from "./i18n.js";
 
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (ev) => {
@@ -40,4 +41,9 @@ function route() {
 
 setRouter(route);
 installCardDefs();
-syncSeats().finally(route);  // an account's seats from its other devices, before the lobby
+// every word of the page comes from the server's catalogue: the first page waits for it, and
+// for an account's seats from its other devices, before the lobby
+Promise.all([wordsReady(), syncSeats().catch(() => null)]).then(() => {
+  if (hasWords()) route();
+  else document.getElementById("app").innerHTML = `<p class="error">${NO_WORDS[getLang()]}</p>`;
+});

@@ -26,8 +26,8 @@ export function topbar(extra = "") {
 export function bindTopbar() {
   document.getElementById("lang-btn")?.addEventListener("click", () => {
     setLang(getLang() === "es" ? "en" : "es");
-    page.rerender();
-    wordsReady().then(() => page.rerender());  // what the server's catalogue words, once here
+    // the new language's words come from the server's catalogue: draw once they are here
+    wordsReady().then(() => page.rerender());
   });
 }
 

@@ -1,31 +1,16 @@
 // What happened, in words: the move log, the felt's call-outs and what screen readers hear.
-import { t, cardName, actionLabel } from "./i18n.js";
+import { declText, sayText } from "./i18n.js";
 import { sleep } from "./util.js";
 import { TIMING } from "./trick.js";
 
-const SUITS = ["o", "c", "e", "b"];
-const suitOf = (x) => (typeof x === "number" ? SUITS[x] : String(x)[0]);
+export const declName = (d) => declText(d);
 
-export const declName = (d) => actionLabel(d).replace(/^(Cantar|Declare) /, "");
-
-// One engine event as a line; null for what this audience does not need to read.
+// One engine event as a line (its `say`, from tute.narration.describe, worded from the server's
+// catalogue); null for what this audience does not need to read: the draws, but its own.
 export function eventLine(e, seatName, mySeat) {
-  switch (e.e) {
-    case "CardPlayed": return t("played", seatName(e.seat), cardName(e.card));
-    case "TrickTaken": return t("won", seatName(e.winner), e.points);
-    case "Declared": return t("announceCante", seatName(e.seat), declName(e.declaration), e.points);
-    case "Exchanged": return t("exchanged", seatName(e.seat), cardName(e.given), cardName(e.taken));
-    case "Passed": return t("passed", seatName(e.seat));
-    case "BidMade": return t("announceBid", seatName(e.seat), e.points);
-    case "AuctionWon": return t("announceContract", seatName(e.seat), e.points);
-    case "TookOver": return t("announceTakeover", seatName(e.seat), seatName(e.from_seat), e.points);
-    case "TrumpNamed": return t("announceTrump", seatName(e.seat), t("suit_" + suitOf(e.suit)));
-    case "ThrownIn": return t("announceThrown", seatName(e.seat));
-    case "RenuncioClaimed": return `${t("announceRenuncio", seatName(e.seat))} (${t(e.valid ? "renuncioOk" : "renuncioBad")})`;
-    case "DealEnded": return t("dealEnded");
-    case "Drew": return e.card && e.seat === mySeat ? t("drew", t("you"), cardName(e.card)) : null;
-    default: return null;
-  }
+  if (!e.say) return null;
+  if (e.say.code === "drew_hidden" || (e.say.code === "drew" && e.say.params.who !== mySeat)) return null;
+  return sayText(e.say, seatName, mySeat);
 }
 
 // Said on the felt (and to screen readers): what a player would call out at a real table.
