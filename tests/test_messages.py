@@ -115,7 +115,7 @@ def test_the_cli_words_refusals_in_spanish() -> None:
 
 def test_no_translation_of_english_text_is_left() -> None:
     """The regex translators of English reasons are gone from the CLI, i18n and the page."""
-    for path in [*SRC.rglob("*.py"), *(SRC / "web").glob("*.js")]:
+    for path in [*SRC.rglob("*.py"), *(SRC / "web").rglob("*.js")]:
         text = path.read_text(encoding="utf-8")
         for old in ("_REASONS_ES", "REASONS_ES", "reasonText", "def _reason(lang", "_EN_RANK ="):
             assert old not in text, (path, old)

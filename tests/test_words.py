@@ -58,7 +58,7 @@ def _page_keys() -> tuple[set[str], set[str]]:
     from (t("suit_" + letter))."""
     keys: set[str] = set()
     prefixes: set[str] = set()
-    for path in WEB.glob("*.js"):
+    for path in WEB.rglob("*.js"):
         text = path.read_text("utf-8")
         for m in re.finditer(r"(?<![\w.])t\(", text):
             arg = _first_argument(text, m.end())
