@@ -48,7 +48,7 @@ MAX_BODY = 16 * 1024
 
 _STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
            "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409,
-           "too_many_tables": 429}
+           "too_many_tables": 429, "moved": 503}
 
 
 def _clean_name(name: str) -> str:
@@ -178,7 +178,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                abandon_after: float = 30 * 60.0,
                analysis_budget: SearchBudget | None = None,
                clock: Clock | None = None, seeds: random.Random | None = None,
-               gate: Gate | None = None) -> FastAPI:
+               gate: Gate | None = None, redis_url: str | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -189,15 +189,21 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     of every table timer (:class:`~tute.server.clock.Clock`; tests pass a ManualClock);
     ``seeds``: where new tables' deals come from (tests pass a seeded Random); ``gate``:
     the socket level's connection accounting (:func:`tute.server.run`), told which
-    connections are spectators so that they make room when the server is full. A bad URL or a
-    missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
-    served."""
+    connections are spectators so that they make room when the server is full; ``redis_url``
+    (else env ``TUTE_REDIS_URL``): one process of a site of several sharing a PostgreSQL
+    database and a Redis (docs/cluster.md). A bad URL or a missing driver raises
+    :class:`~tute.server.store.StorageError` here, before anything is served."""
     limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
     parse_database_url(url)  # a bad URL or a missing driver fails now, not when serving
+    redis_url = redis_url or os.environ.get("TUTE_REDIS_URL") or None
+    if redis_url:
+        from .cluster import check_site
+
+        check_site(url, redis_url)
     config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
                          rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl,
                          abandon_after=abandon_after,  # a started table with its humans gone
@@ -216,9 +222,15 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store = Store(url)
         log.info("database: %s", store.url)
         store.start()
-        hub = Hub(store, config, max_tables=max_tables, seeds=seeds,
-                  tables_per_address=limits.tables_per_address,
-                  waiting_per_address=limits.waiting_per_address)
+        hub_options: dict[str, Any] = dict(
+            max_tables=max_tables, seeds=seeds, tables_per_address=limits.tables_per_address,
+            waiting_per_address=limits.waiting_per_address)
+        if redis_url:  # one of several processes: tables leased, sockets relayed
+            from .cluster import ClusterHub
+
+            hub: Hub = ClusterHub(store, config, redis_url, **hub_options)
+        else:
+            hub = Hub(store, config, **hub_options)
         app.state.hub = hub
         hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
         hub.analyses.budget = analysis_budget or SearchBudget()
@@ -506,7 +518,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
             try:
                 table = await hub_of(websocket).get(table_id)
             except TableError as exc:  # a damaged table (its reason), storage unreachable
-                _fatal(client, exc.code, exc.reason)
+                _refuse(client, exc)
                 return
             except Exception as exc:  # the storage failed reading it: said, never silent
                 code, reason = _storage_failure(exc)
@@ -522,7 +534,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                 await table.call(table.connect, client, hello)
             except TableError as exc:
                 table = None
-                _fatal(client, exc.code, exc.reason)
+                _refuse(client, exc)
                 return
             if client.seat is None:
                 watching = True
@@ -648,6 +660,15 @@ def _idle_watch(client: Client, table: Table, clock: Clock,
     if seconds > 0:
         pending.append(clock.call_later(seconds, check))
     return pending
+
+
+def _refuse(client: Client, exc: TableError) -> None:
+    """A refused hello: fatal, but for a table moving between the processes of a site (the
+    socket closes and the page connects again)."""
+    if exc.code == "moved":
+        client.close(exc.reason)
+    else:
+        _fatal(client, exc.code, exc.reason)
 
 
 def _fatal(client: Client, code: str, reason: str) -> None:

@@ -283,6 +283,7 @@ class Hub:
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
             version=0, result=None, created_at=self.config.clock.time(), finished_at=None)
         try:
+            await self._claim(row.id)
             await self.store.write(Store.op_create(row))
             if not chat or hints or clock:
                 await self.store.write(Store.op_note(row.id, "settings", None, store_dumps(
@@ -297,6 +298,10 @@ class Hub:
         self._codes[row.code] = row.id
         table.start()
         return table
+
+    async def _claim(self, table_id: str) -> None:
+        """Before a new table is stored: a site of several processes takes its lease
+        (:class:`~tute.server.cluster.ClusterHub`); a single process has nothing to do."""
 
     async def rematch(self, old: Table, seat: int) -> tuple[Table, dict[int, str], bool]:
         """The rematch of a finished table, asked by ``seat``: the table made for it before
