@@ -267,6 +267,14 @@ def _lease(pg_url: str, table: str) -> tuple[str, int, bool] | None:
     return None if r is None else (str(r[0]), int(r[1]), bool(r[2]))
 
 
+def _versions(pg_url: str, table: str) -> int:
+    store = Store(pg_url)
+    try:
+        return len(store.events(table))
+    finally:
+        store.close()
+
+
 def test_players_on_two_processes_play_one_table_to_the_end(site: Any, pg_url: str) -> None:
     a, b = site(2)
     g = Game(a.base, b.base)
@@ -332,17 +340,9 @@ def test_a_lease_stolen_while_its_owner_is_paused(site: Any, pg_url: str) -> Non
     late.ws.send(json.dumps({"type": "act", "action": legal[0], "v": v}))  # never handled yet
     wait_until(lambda: (lease := _lease(pg_url, g.id)) is not None and lease[0] != owner[0],
                "the other process to take the table over", timeout=60)
-    # at the thief, through the mover's own socket (it reconnects there): another action
-    other = legal[-1]
-    g.sent.append((v + 1, seat, other))
-    if mover.act(other):
-        g.acked.append((v + 1, seat, other))
-    else:  # its socket to the paused owner had to move first: once more, now at b
-        assert mover.v == v
-        assert mover.act(other)
-        g.acked.append((v + 1, seat, other))
     a.proc.send_signal(signal.SIGCONT)
-    # the paused owner wakes up: its late action is refused, never acknowledged
+    # the paused owner wakes up: its late action is refused (the thief has written nothing
+    # at that version yet: only the fence stops it), never acknowledged
     while True:
         try:
             m = json.loads(late.ws.recv(timeout=30))
@@ -351,6 +351,14 @@ def test_a_lease_stolen_while_its_owner_is_paused(site: Any, pg_url: str) -> Non
         assert not (m["type"] == "update" and m["v"] == v + 1), m
         if m["type"] == "error":
             break
+    assert _versions(pg_url, g.id) == v
+    # at the thief, through the mover's own socket (it reconnects there): another action
+    other = legal[-1]
+    g.sent.append((v + 1, seat, other))
+    if not mover.act(other):  # its socket to the old owner had to move first: now at b
+        assert mover.v == v
+        assert mover.act(other)
+    g.acked.append((v + 1, seat, other))
     late.ws.close()
     g.players[1 - seat].bases = [b.base, a.base]
     g.play()
