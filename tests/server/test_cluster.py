@@ -370,3 +370,11 @@ def test_a_lease_stolen_while_its_owner_is_paused(site: Any, pg_url: str) -> Non
     finally:
         store.close()
     assert [(e.seat, e.data) for e in at] == [(seat, other)]  # the thief's, not the late one
+
+
+def test_a_site_needs_postgresql(tmp_path: Path) -> None:
+    from tute.server.app import create_app
+    from tute.server.store import StorageError
+
+    with pytest.raises(StorageError, match="needs a PostgreSQL database"):
+        create_app(data_dir=tmp_path, redis_url="redis://127.0.0.1:1/0")  # SQLite: one file

@@ -39,6 +39,7 @@ __all__ = ["Moved", "Relay", "RemoteClient", "RemoteTable"]
 log = logging.getLogger("tute.server")
 
 REQUEST_TIMEOUT = 3.0  # seconds an owner has to answer a request
+_POSTED: set[asyncio.Task[Any]] = set()
 
 
 class Moved(TableError):
@@ -243,7 +244,9 @@ class Relay:
                 if rc is not None:
                     self._end_remote(rc, notify=False)
             else:
-                asyncio.get_running_loop().create_task(self._on_request(head))
+                task = asyncio.get_running_loop().create_task(self._on_request(head))
+                _POSTED.add(task)
+                task.add_done_callback(_POSTED.discard)
         except Exception:
             log.exception("relay: message %s failed", op)
 
@@ -383,7 +386,9 @@ class RemoteTable(Table):
         return await fn(*args)
 
     def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        asyncio.get_running_loop().create_task(self.call(fn, *args))
+        task = asyncio.get_running_loop().create_task(self.call(fn, *args))
+        _POSTED.add(task)  # held until done (the loop keeps only weak references)
+        task.add_done_callback(_POSTED.discard)
 
     async def connect(self, client: Client, hello: dict[str, Any]) -> None:
         self._conn = conn = self.relay.open(client, self)
