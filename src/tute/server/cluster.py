@@ -70,6 +70,9 @@ class ClusterHub(Hub):
         if await asyncio.to_thread(self.leases.acquire, table_id) is None:
             raise RuntimeError(f"table id {table_id} is leased already")
 
+    async def _unclaim(self, table_id: str) -> None:
+        await self._release(table_id)
+
     def _retire(self, table: Table) -> None:
         super()._retire(table)
         if table.id not in self.tables:

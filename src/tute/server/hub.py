@@ -290,6 +290,7 @@ class Hub:
                     {"chat": chat, "hints": hints, "clock": clock})))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
+            await self._unclaim(row.id)
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
@@ -302,6 +303,9 @@ class Hub:
     async def _claim(self, table_id: str) -> None:
         """Before a new table is stored: a site of several processes takes its lease
         (:class:`~tute.server.cluster.ClusterHub`); a single process has nothing to do."""
+
+    async def _unclaim(self, table_id: str) -> None:
+        """A new table could not be stored: its lease (if any) is given up."""
 
     async def rematch(self, old: Table, seat: int) -> tuple[Table, dict[int, str], bool]:
         """The rematch of a finished table, asked by ``seat``: the table made for it before
