@@ -282,11 +282,34 @@ def test_players_on_two_processes_play_one_table_to_the_end(site: Any, pg_url: s
     for srv in (a, b):
         info = httpx.get(srv.base + f"/api/tables/{g.id}").json()
         assert info["id"] == g.id and info["status"] == "playing", info
-    g.play()
+    # chat through the owner: said at b, heard at a (and by the speaker)
+    g.players[1].ws.send(json.dumps({"type": "chat", "text": "hola desde b"}))
+    for p in g.players.values():
+        while (m := p.recv()) is None or m["type"] != "chat":
+            pass
+        assert m["text"] == "hola desde b" and m["seat"] == 1
+    # a spectator at the process that does not own the table sees the game to its end
+    with connect(b.base.replace("http", "ws") + f"/ws/{g.id}", open_timeout=5) as watcher:
+        watcher.send(json.dumps({"type": "hello"}))
+        w = json.loads(watcher.recv(timeout=15))
+        assert w["type"] == "welcome" and w["seat"] is None
+        state = w["state"]
+        g.play()
+        while not state["over"]:
+            m = json.loads(watcher.recv(timeout=15))
+            if m["type"] == "update":
+                state = apply_delta(state, m["delta"])
+        assert not state["deal"].get("hand") and state["deal"]["seat"] is None  # no hand
     assert g.acked == g.sent  # nothing was lost on the way: every action acknowledged
     assert all(p.reconnects == 0 for p in g.players.values())
     g.close()
     g.check_log(pg_url)
+    # the lobby is the same from every process: a public table made at a is listed at b
+    r = httpx.post(a.base + "/api/tables", json={
+        "variant": "tute_2p_habanero", "seats": ["you", "open"], "public": True}).json()
+    wait_until(lambda: r["id"] in [t["id"] for t in
+                                   httpx.get(b.base + "/api/tables").json()["tables"]],
+               "the other process's lobby to list the table")
 
 
 def test_the_owner_killed_mid_deal_and_the_game_finishes_through_the_other(
