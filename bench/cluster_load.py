@@ -76,7 +76,8 @@ def worker(seats: list[tuple[int, str, str]], watchers: list[str], think: float,
         await asyncio.to_thread(barrier.wait, 300)
         stop[0] = time.monotonic() + seconds
         go.set()
-        await asyncio.gather(*tasks)
+        ended = await asyncio.gather(*tasks, return_exceptions=True)
+        stats.errors += sum(isinstance(e, Exception) for e in ended)  # e.g. a socket closed
         return stats, seen[0]
 
     stats, seen = asyncio.run(main())

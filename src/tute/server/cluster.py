@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .hub import Hub
@@ -39,7 +40,8 @@ class ClusterHub(Hub):
         self.leases = Leases(store.engine, self.node, ttl=TTL)
         store.fence = self.leases
         self._locks: dict[str, asyncio.Lock] = {}
-        self._loop_task: asyncio.Task[None] | None = None
+        self._loop_tasks: list[asyncio.Task[None]] = []
+        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="tute-leases")
         self._renewed = time.monotonic()
         self._rows: list[TableRow] = []  # the public unfinished tables at the last tick
 
@@ -51,15 +53,17 @@ class ClusterHub(Hub):
         await self.relay.start()
         n = await self._take_orphans(limit=10_000)
         await self._refresh_lobby()
-        self._loop_task = asyncio.get_running_loop().create_task(self._loop(),
-                                                                 name="cluster-loop")
+        loop = asyncio.get_running_loop()
+        self._loop_tasks = [loop.create_task(self._loop(), name="cluster-loop"),
+                            loop.create_task(self._renewals(), name="cluster-renewals")]
         return n
 
     async def shutdown(self) -> None:
-        if self._loop_task is not None:
-            self._loop_task.cancel()
+        for task in self._loop_tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._loop_task
+                await task
+        self._renewer.shutdown(wait=False)
         held = list(self.leases.held)
         await super().shutdown()  # the tables stop: their sockets close and reconnect
         with contextlib.suppress(Exception):  # released: the others take them now
@@ -160,11 +164,23 @@ class ClusterHub(Hub):
 
     # ------------------------------------------------------------ the loop
 
+    async def _renewals(self) -> None:
+        """Renew the leases every tick, on a thread of their own: a busy pool of reads (or
+        the takeover scan) never makes them late."""
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self._renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("cluster: leases not renewed: %s", self.store.reason(exc))
+
     async def _loop(self) -> None:
         while True:
             await asyncio.sleep(TICK)
-            for step in (self._renew, self._take_orphans, self._check_edges,
-                         self._check_remotes, self._refresh_lobby):
+            for step in (self._take_orphans, self._check_edges, self._check_remotes,
+                         self._refresh_lobby):
                 try:
                     await step()
                 except asyncio.CancelledError:
@@ -174,7 +190,8 @@ class ClusterHub(Hub):
 
     async def _renew(self) -> None:
         try:
-            lost = await asyncio.to_thread(self.leases.renew)
+            lost = await asyncio.get_running_loop().run_in_executor(self._renewer,
+                                                                    self.leases.renew)
         except Exception:
             if time.monotonic() - self._renewed > TTL:  # they may be taken now: let go
                 lost = set(self.leases.held)
@@ -199,7 +216,10 @@ class ClusterHub(Hub):
         await table.stop()
 
     async def _check_edges(self) -> None:
-        """Close the relayed sockets whose table's owner changed or stopped renewing."""
+        """Close the relayed sockets whose table changed owner. (A lease that merely expired
+        is left alone: its owner may be slow, not dead. A dead owner's table is taken over
+        within a tick, and the epoch changes then; a message to a dead owner already
+        closes its socket at once.)"""
         edges = list(self.relay.edges.items())
         if not edges:
             return
@@ -207,8 +227,7 @@ class ClusterHub(Hub):
                                         list({t.id for _, (_, t) in edges}))
         for conn, (client, remote) in edges:
             lease = found.get(remote.id)
-            if lease is None or not lease.live or (lease.owner, lease.epoch) != (
-                    remote.owner, remote.epoch):
+            if lease is None or (lease.owner, lease.epoch) != (remote.owner, remote.epoch):
                 self.relay.edges.pop(conn, None)
                 client.close("the table moved; reconnect")
 
