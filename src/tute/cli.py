@@ -1644,9 +1644,14 @@ def serve_command(
     analysis_game_seconds: Annotated[float, typer.Option(
         min=1.0, help="At most this many seconds of search a game; the decisions not reached "
         "keep the double-dummy measure alone.")] = 600.0,
+    redis: Annotated[str | None, typer.Option(
+        "--redis", help="Redis URL (else env TUTE_REDIS_URL): this process is one of several "
+        "serving one site on the same PostgreSQL TUTE_DATABASE_URL (docs/cluster.md).")
+    ] = None,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
-    (TUTE_DATABASE_URL selects another database)."""
+    (TUTE_DATABASE_URL selects another database; with TUTE_REDIS_URL, several processes serve
+    one site)."""
     from .server import run as run_server
     from .server.analyses import SearchBudget
 
@@ -1655,7 +1660,7 @@ def serve_command(
     except ValueError as exc:
         _bad(str(exc))
     run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl,
-               abandon_after=abandon_after, analysis_budget=budget)
+               abandon_after=abandon_after, analysis_budget=budget, redis_url=redis)
 
 
 @_command("solve")

@@ -16,6 +16,7 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -50,7 +51,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                abandon_after: float = 30 * 60.0,
                analysis_budget: SearchBudget | None = None,
                clock: Clock | None = None, seeds: random.Random | None = None,
-               gate: Gate | None = None) -> FastAPI:
+               gate: Gate | None = None, redis_url: str | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -61,15 +62,21 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     of every table timer (:class:`~tute.server.clock.Clock`; tests pass a ManualClock);
     ``seeds``: where new tables' deals come from (tests pass a seeded Random); ``gate``:
     the socket level's connection accounting (:func:`tute.server.run`), told which
-    connections are spectators so that they make room when the server is full. A bad URL or a
-    missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
-    served."""
+    connections are spectators so that they make room when the server is full; ``redis_url``
+    (else env ``TUTE_REDIS_URL``): one process of a site of several sharing a PostgreSQL
+    database and a Redis (docs/cluster.md). A bad URL or a missing driver raises
+    :class:`~tute.server.store.StorageError` here, before anything is served."""
     limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{Path(data_dir).resolve() / 'tute.sqlite3'}"
     parse_database_url(url)  # a bad URL or a missing driver fails now, not when serving
+    redis_url = redis_url or os.environ.get("TUTE_REDIS_URL") or None
+    if redis_url:
+        from .cluster import check_site
+
+        check_site(url, redis_url)
     config = TableConfig(bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
                          rate=ws_rate, burst=ws_burst, waiting_ttl=waiting_ttl,
                          abandon_after=abandon_after,  # a started table with its humans gone
@@ -91,9 +98,15 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         store = Store(url)
         log.info("database: %s", store.url)
         store.start()
-        hub = Hub(store, config, max_tables=max_tables, seeds=seeds,
-                  tables_per_address=limits.tables_per_address,
-                  waiting_per_address=limits.waiting_per_address)
+        hub_options: dict[str, Any] = dict(
+            max_tables=max_tables, seeds=seeds, tables_per_address=limits.tables_per_address,
+            waiting_per_address=limits.waiting_per_address)
+        if redis_url:  # one of several processes: tables leased, sockets relayed
+            from .cluster import ClusterHub
+
+            hub: Hub = ClusterHub(store, config, redis_url, **hub_options)
+        else:
+            hub = Hub(store, config, **hub_options)
         server.hub = app.state.hub = hub
         hub.analyses.directory = Path(data_dir) / "analysis"  # analyses of finished games
         hub.analyses.budget = analysis_budget or SearchBudget()

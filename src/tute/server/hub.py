@@ -283,12 +283,14 @@ class Hub:
             status="waiting" if any(s.kind == "open" for s in built) else "playing",
             version=0, result=None, created_at=self.config.clock.time(), finished_at=None)
         try:
+            await self._claim(row.id)
             await self.store.write(Store.op_create(row))
             if not chat or hints or clock:
                 await self.store.write(Store.op_note(row.id, "settings", None, store_dumps(
                     {"chat": chat, "hints": hints, "clock": clock})))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
+            await self._unclaim(row.id)
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
@@ -297,6 +299,13 @@ class Hub:
         self._codes[row.code] = row.id
         table.start()
         return table
+
+    async def _claim(self, table_id: str) -> None:
+        """Before a new table is stored: a site of several processes takes its lease
+        (:class:`~tute.server.cluster.ClusterHub`); a single process has nothing to do."""
+
+    async def _unclaim(self, table_id: str) -> None:
+        """A new table could not be stored: its lease (if any) is given up."""
 
     async def rematch(self, old: Table, seat: int) -> tuple[Table, dict[int, str], bool]:
         """The rematch of a finished table, asked by ``seat``: the table made for it before

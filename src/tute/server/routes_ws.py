@@ -102,7 +102,7 @@ async def _admit(websocket: WebSocket, table_id: str, client: Client,
     try:
         table = await hub_of(websocket).get(table_id)
     except TableError as exc:  # a damaged table (its reason), storage unreachable
-        _fatal(client, exc.code, exc.reason)
+        _refuse(client, exc)
         return None
     except Exception as exc:  # the storage failed reading it: said, never silent
         _fatal(client, *storage_failure(exc))
@@ -116,7 +116,7 @@ async def _admit(websocket: WebSocket, table_id: str, client: Client,
     try:
         await table.call(table.connect, client, hello)
     except TableError as exc:
-        _fatal(client, exc.code, exc.reason)
+        _refuse(client, exc)
         return None
     return table
 
@@ -192,6 +192,15 @@ def _idle_watch(client: Client, table: Table, clock: Clock,
     if seconds > 0:
         pending.append(clock.call_later(seconds, check))
     return pending
+
+
+def _refuse(client: Client, exc: TableError) -> None:
+    """A refused hello: fatal, but for a table moving between the processes of a site (the
+    socket closes and the page connects again)."""
+    if exc.code == "moved":
+        client.close(exc.reason)
+    else:
+        _fatal(client, exc.code, exc.reason)
 
 
 def _fatal(client: Client, code: str, reason: str) -> None:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 from urllib.parse import unquote
 
 from sqlalchemy import (
@@ -68,8 +68,8 @@ try:
 except ImportError:  # not on Windows: no lock there
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["DamagedTableError", "EventRow", "StorageError", "Store", "TableRow",
-           "database_url", "mask_url", "normalize_url"]
+__all__ = ["DamagedTableError", "EventRow", "Fence", "LeaseLost", "StorageError", "Store",
+           "TableRow", "database_url", "mask_url", "normalize_url"]
 
 log = logging.getLogger("tute.server")
 
@@ -89,6 +89,29 @@ class DamagedTableError(StorageError):
         super().__init__(f"table {table_id} is damaged: {reason}")
         self.table_id = table_id
         self.reason = reason
+
+
+class LeaseLost(StorageError):
+    """A write refused because this process no longer holds the table's lease (several
+    processes, :mod:`tute.server.lease`): another one took the table over."""
+
+    def __init__(self, table_id: str):
+        super().__init__(f"table {table_id}: lease lost, the write is refused")
+        self.table_id = table_id
+
+
+class Fence(Protocol):
+    """What the writer asks before writing a table's rows when several processes share the
+    database (:class:`tute.server.lease.Leases`); a single process has none."""
+
+    def refused(self, conn: Connection, table_ids: set[str]) -> set[str]:
+        """Inside the write's transaction: lock the leases of ``table_ids`` this process
+        holds (until the commit) and return the ids whose lease it does not hold."""
+        ...
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process still believes it holds the table's lease."""
+        ...
 
 
 def mask_url(url: str | URL) -> str:
@@ -353,6 +376,25 @@ def _write_events(conn: Connection, ops: list[EventOp]) -> None:
                          .values(**op.table_values()))
 
 
+@dataclass
+class TableOp:
+    """A write of one table's rows other than an event (its creation, a status, a note):
+    ``table_id`` lets a fence check its lease."""
+
+    table_id: str
+    run: Callable[[Connection], Any]
+
+    def __call__(self, conn: Connection) -> Any:
+        return self.run(conn)
+
+
+def op_table(op: Op) -> str | None:
+    """The table an op writes to, if it says (events and :class:`TableOp`)."""
+    if isinstance(op, (EventOp, TableOp)):
+        return op.table_id
+    return None
+
+
 def _run_batch(conn: Connection, ops: list[Op]) -> list[Any]:
     """Run ``ops`` in order on one connection; consecutive event ops go in one statement."""
     results: list[Any] = []
@@ -410,6 +452,8 @@ class Store:
                                ) from None
         self._q: queue.SimpleQueue[tuple[Op, asyncio.Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        # several processes on one database: every table write is fenced by its lease
+        self.fence: Fence | None = None
 
     # ------------------------------------------------------------ writer thread
 
@@ -477,7 +521,10 @@ class Store:
     async def committed(self, table_id: str, version: int) -> bool:
         """After a failed write: whether the table reached ``version`` all the same (a commit
         that landed but reported an error, e.g. a connection lost during COMMIT). False when
-        that cannot be read either."""
+        that cannot be read either, or when the table's lease is lost (another process may
+        have written that version)."""
+        if self.fence is not None and not self.fence.holds(table_id):
+            return False
         try:
             row = await asyncio.to_thread(self._version, table_id)
         except Exception:
@@ -509,9 +556,14 @@ class Store:
             # it can fail (a full disk) after every statement succeeded.
             try:
                 with self.engine.begin() as conn:
-                    values = _run_batch(conn, [op for op, _ in batch])
+                    # fenced out (another process took the table): refused, the rest written
+                    lost = self._fenced(conn, [op for op, _ in batch])
+                    kept = [(op, fut) for op, fut in batch if op_table(op) not in lost]
+                    values = _run_batch(conn, [op for op, _ in kept])
                 results = [(fut, value, None)
-                           for (_, fut), value in zip(batch, values, strict=True)]
+                           for (_, fut), value in zip(kept, values, strict=True)]
+                results += [(fut, None, LeaseLost(str(op_table(op)))) for op, fut in batch
+                            if op_table(op) in lost]
             except Exception:
                 # One bad op must not sink the others. The batch's transaction is rolled back
                 # (PostgreSQL refuses every statement after a failed one until then); redo the
@@ -520,6 +572,8 @@ class Store:
                 for op, fut in batch:
                     try:
                         with self.engine.begin() as conn:
+                            if self._fenced(conn, [op]):
+                                raise LeaseLost(str(op_table(op)))
                             value = op(conn)
                     except Exception as exc:  # reported to the awaiting caller
                         results.append((fut, None, exc))
@@ -528,6 +582,13 @@ class Store:
             for fut, value, error in results:
                 with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
                     fut.get_loop().call_soon_threadsafe(_settle, fut, value, error)
+
+    def _fenced(self, conn: Connection, ops: list[Op]) -> set[str | None]:
+        """The tables among ``ops``' whose lease this process lost (none without a fence)."""
+        if self.fence is None:
+            return set()
+        ids = {t for op in ops if (t := op_table(op)) is not None}
+        return set(self.fence.refused(conn, ids)) if ids else set()
 
     # ------------------------------------------------------------ operations
 
@@ -538,7 +599,7 @@ class Store:
 
         def op(conn: Connection) -> None:
             conn.execute(insert(tables).values(**values))
-        return op
+        return TableOp(row.id, op)
 
     @staticmethod
     def op_event(table_id: str, version: int, kind: str, seat: int | None, data: str,
@@ -556,7 +617,7 @@ class Store:
         def op(conn: Connection) -> None:
             conn.execute(update(tables).where(tables.c.id == table_id).values(status=status,
                                                                                **ended))
-        return op
+        return TableOp(table_id, op)
 
     @staticmethod
     def op_note(table_id: str, kind: str, seat: int | None, data: str,
@@ -567,7 +628,7 @@ class Store:
 
         def op(conn: Connection) -> None:
             conn.execute(insert(notes).values(**values))
-        return op
+        return TableOp(table_id, op)
 
     def notes(self, table_id: str, kind: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest ``limit`` notes of one kind, oldest first, as their JSON data; a note
