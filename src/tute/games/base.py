@@ -9,11 +9,12 @@ match, so that a game's module imports neither.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ALL_CARDS, GUINOTE, RankOrder, Suit, parse_card
 from ..errors import TuteError
+from ..fields import bad
 from ..messages import Refusal
 from ..rules import Declaration, exchange_card
 from ..variants import Options, Variant
@@ -142,6 +143,9 @@ class Game:
     keeps_cotos: ClassVar[bool] = False
     #: cabrón: no trump at the start; a king and caballo in one trick name it
     trump_changes: ClassVar[bool] = False
+    #: the cards of a trick sing (cabrón): a king and its caballo falling in one trick are its
+    #: winner's cante, and nothing is declared from a hand
+    cantes_in_tricks: ClassVar[bool] = False
     #: the 7 and the 2 of trumps may take a face-up card (the upcard, arrastrado's table card)
     exchanges: ClassVar[bool] = False
     #: an auction before the first lead (subastado)
@@ -149,8 +153,6 @@ class Game:
     #: the message (a key of the page's catalogue) that tells the stock is over and which
     #: duties start: clients show it, never choose it by the game's name
     stock_over_notice: ClassVar[str] = "stockOver"
-    #: how ``tute score`` reads a deal of this game (its JSON schema, rule_cases.md S cases)
-    schema: ClassVar[str] = ""
     #: the explicit layout fields ``Deal.new`` accepts besides the hands
     extras: ClassVar[frozenset[str]] = frozenset()
 
@@ -168,6 +170,12 @@ class Game:
         """Refuse (``InvalidOptionError``) a combination of options this game does not play,
         or return them with what they imply; asked once the options are resolved."""
         return options
+
+    @property
+    def trump_fixed(self) -> bool:
+        """The trump suit is known from the deal on: not named by an auction (subastado's
+        declarer) nor by the cards of a trick (cabrón)."""
+        return not (self.auction or self.trump_changes)
 
     @property
     def partnerships(self) -> bool:
@@ -211,9 +219,6 @@ class Game:
         """The layout of an explicit deal (the extras are checked by :meth:`check_extras`)."""
         _check_pack(masks, [], deck)
         return Layout()
-
-    def score_schema(self) -> str:
-        return self.schema
 
     def allowed_extras(self, options: Options) -> frozenset[str]:
         return self.extras
@@ -315,6 +320,13 @@ class Game:
 
     def score(self, tally: Tally, options: Options) -> Score:
         raise NotImplementedError
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: one deal of this game told as data (its shape: the S cases of
+        docs/rule_cases*.md; the readers the games share are in :mod:`tute.games.cases`),
+        answered ``{"totals": ..., "result": ...}``; a bad field raises
+        :class:`tute.fields.InputError` naming it."""
+        bad(f"field 'variant': scoring of {self.variant.id} is not supported")
 
     def void_score(self, tally: Tally, options: Options) -> Score:
         """A deal thrown in (all passed, a weak hand): nobody scores."""

@@ -75,7 +75,7 @@ class ActionCatalogue:
     def __init__(self, variant: Variant, options: Options):
         acts: list[Action] = list(ALL_CARDS)
         game = game_for(variant)
-        if not game.trump_changes:  # cabrón's cantes come from the tricks, not from a choice
+        if not game.cantes_in_tricks:  # cabrón's cantes come from the tricks, not from a choice
             acts += [CUARENTA, *(veinte(s) for s in Suit)]
             if options.tute_enabled:
                 # the second tute is of the marriage rank: sotas in Guiñote, caballos in Tute
@@ -230,7 +230,7 @@ class SeatEncoder:
         self._cpoints, self._stock, self._sizes = o["cante_points"], o["stock"], o["hand_sizes"]
         self._tricks_o, self._to_move, self._upcard_o = o["tricks"], o["to_move"], o["upcard"]
         self._strength = variant.order.strength
-        self._cabron = game_for(variant).trump_changes
+        self._cabron = game_for(variant).cantes_in_tricks
         # obligations that make a refused suit a proof of a void (rules.md §1.4)
         self._claim = options.renuncio_mode == "claim"
         self._exempt = options.partner_exemption and variant.partnerships
@@ -275,8 +275,7 @@ class SeatEncoder:
         self.stock_count = stock_at_start
         # cabrón finds its trumps in play, and subastado's declarer names them
         game = game_for(self.variant)
-        fixed_trump = not (game.trump_changes or game.auction)
-        self.trump = int(view.trump) if fixed_trump and view.trump is not None else -1
+        self.trump = int(view.trump) if game.trump_fixed and view.trump is not None else -1
         for e in view.history:
             self._replay(e)
         # the state as the view gives it
