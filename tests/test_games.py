@@ -300,6 +300,45 @@ def test_no_import_circle() -> None:
             visit(m, [m])
 
 
+#: the layers of the package, bottom first: a module imports only from its layer or below
+#: (CONTRIBUTING.md: engine <- worlds, solver, kernel <- bots <- analysis, arena, rl <- the
+#: front ends); the top-level modules not named here are the engine
+_LAYERS = {"worlds": 1, "solver": 1, "kernel": 1, "bots": 2, "analysis": 3, "arena": 3,
+           "rl": 3, "hints": 3, "tutorials": 3, "server": 4, "cli": 4, "tui": 4, "console": 4,
+           "__main__": 4}
+
+
+def layer_breaches(modules: dict[str, Path]) -> list[str]:
+    """The imports (run time, function-level ones too) that point up a layer."""
+    def layer(m: str) -> int:
+        parts = m.split(".")
+        return _LAYERS.get(parts[1], 0) if len(parts) > 1 else 0
+
+    return [f"{m} -> {d}" for m, p in sorted(modules.items())
+            for d in sorted(_imports(p, m)) if d in modules and layer(d) > layer(m)]
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC).with_suffix("").as_posix().replace("/", ".")
+        modules["tute" if rel == "__init__" else "tute." + rel.removesuffix(".__init__")] = path
+    return modules
+
+
+def test_layers_point_down() -> None:
+    assert layer_breaches(_modules()) == []
+
+
+def test_the_layer_check_sees_a_bot_reading_rl(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text("def f():\n    from ..rl.encoding import encode_view\n", "utf-8")
+    rl = tmp_path / "enc.py"
+    rl.write_text("", "utf-8")
+    assert layer_breaches({"tute.bots.x": bot, "tute.rl.encoding": rl}) == [
+        "tute.bots.x -> tute.rl.encoding"]
+
+
 def test_records_and_games_do_not_import_the_engines() -> None:
     for rel in ("records.py", *(p.relative_to(SRC).as_posix() for p in SRC.glob("games/*.py"))):
         module = "tute." + rel.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
