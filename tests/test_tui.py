@@ -175,6 +175,8 @@ async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
                             break
                         await pilot.press(">")
                     await pilot.press(keys[choice])
+                    if s.confirm is not None:  # a bid over the lowest one: asked again
+                        await pilot.press("enter")
                 await pilot.pause()
                 assert deal.actions[done] == choice  # the key played exactly that
             await pilot.pause()

@@ -1264,6 +1264,7 @@ def solve_command(
         from .solver import cli_support as cs
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
+    _preparing("en")
     if record is not None:
         res = cs.solve_record(_read_record(str(record)), tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
@@ -1310,6 +1311,7 @@ def analyze_command(
         _fail(_record_error_text(exc))
     show = sys.stderr.isatty()
     bar = _progress_bar(show)
+    _preparing("en")
     report = analyze_deals(deals, kind=kind, worlds=worlds, seed=seed, move_time=move_time,
                            progress=bar)
     if show:
@@ -1639,10 +1641,20 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
             _plain_review(deal, w)
 
 
+def _preparing(lang: str) -> None:
+    """Before the exact solver's first use in this process, say on stderr that it is being
+    prepared: numba compiles it, half a minute on a fresh install, with nothing else shown."""
+    from .hints import analyser_ready
+
+    if not analyser_ready():
+        typer.echo(_tr(lang, "solver_preparing"), err=True)
+
+
 def _plain_review(deal: Deal, w: _Words) -> None:
     """After a deal: the three costliest decisions of each side, all hands open."""
     from .tui.session import deal_review
 
+    _preparing(w.lang)
     typer.echo("")
     for line in deal_review(deal, w.lang, w.side, w.seat):
         typer.echo(line)
@@ -1693,6 +1705,7 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         if key in ("!", "pista", "hint"):
             from .tui.session import hint_line
 
+            _preparing(w.lang)
             typer.echo(hint_line(w.lang, view, (deal.seed or 0) * 1009 + len(deal.actions)))
             continue
         if key in ("g", "guardar", "save") and save is not None:

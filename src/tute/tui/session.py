@@ -247,6 +247,8 @@ class Session:
         self.show_previous = False
         self.page = 0  # the page of a long action list
         self.pending: int | None = None  # the first digit of a two-digit card number
+        self.typed = ""  # the digits of a bid typed at an auction (70, then Enter)
+        self.confirm: Bid | None = None  # a bid over the lowest one, asked to be confirmed
         self._letters: dict[str, str] = {}  # an action on show -> its key, kept while shown
         self.history: list[_Snapshot] = list(history) if history is not None else (
             _history(match) if any(d.is_over() for d in match.deals) else [])
@@ -431,6 +433,14 @@ class Session:
         if not self.human_to_move():
             self.pending = None
             return Outcome(message=self.t("wait", who=self.seat_name(self.match.to_move or 0)))
+        confirm, self.confirm = self.confirm, None
+        if confirm is not None:  # Enter bids it; any other key lets it go
+            self.typed = ""
+            return self.play(confirm) if key == "enter" else Outcome(
+                message=self.t("bid_cancelled"))
+        bids = [a for a in self.legal() if isinstance(a, Bid)]
+        if bids and (said := self._bid_key(key, bids)) is not None:
+            return said
         hand = self.hand()
         pending, self.pending = self.pending, None
         if key.isdigit() and len(key) == 1:
@@ -451,13 +461,38 @@ class Session:
                 return Outcome()  # the page line above the buttons says where we are
         for k, action in self.action_keys():
             if k == key:
-                return self.play(action)
+                return self._bid(action, bids) if isinstance(action, Bid) else self.play(action)
         if key == "enter":
             legal = self.legal()
             if len(legal) == 1:
                 return self.play(legal[0])
             return Outcome(message=self.t("choose"))
         return Outcome(message=self.t("unknown_key", name=key))
+
+    def _bid_key(self, key: str, bids: list[Bid]) -> Outcome | None:
+        """At an auction a bid is typed as its number: digits, Backspace, then Enter (None: the
+        key is not part of a number)."""
+        if key.isdigit() and len(key) == 1:
+            self.typed = (self.typed + key)[-3:]  # no bid has more than three digits
+            return Outcome(message=self.t("bid_typed", points=int(self.typed)))
+        if key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+            return Outcome(message=self.t("bid_typed", points=int(self.typed))
+                           if self.typed else "")
+        if key == "enter" and self.typed:
+            points, self.typed = int(self.typed), ""
+            return self._bid(Bid(points), bids)
+        self.typed = ""
+        return None
+
+    def _bid(self, bid: Bid, bids: list[Bid]) -> Outcome:
+        """A bid chosen by key: the lowest one on offer is made at once; a higher one is
+        asked again first (a letter or a number mistyped must not promise 160)."""
+        lowest = min(b.points for b in bids)
+        if bid.points == lowest or bid not in bids:  # a refused bid is told why, unchanged
+            return self.play(bid)
+        self.confirm = bid
+        return Outcome(message=self.t("bid_confirm", points=bid.points, minimum=lowest))
 
     def _nth_card(self, n: int, hand: Sequence[Card]) -> Outcome:
         if not 1 <= n <= len(hand):
@@ -503,6 +538,7 @@ class Session:
         applied = self.match.apply(action)
         self.page = 0
         self.pending = None
+        self.typed, self.confirm = "", None
         self._collect(deal)
         if deal.is_over():
             self.history.append(_snapshot(self.match, index))
