@@ -400,3 +400,19 @@ def test_every_game_offers_lengths_its_match_keeps(vid: str) -> None:
         acts = shortest.legal_actions()
         shortest.apply(acts[rng.randrange(len(acts))])
     assert shortest.is_over(), (vid, lengths[-1], len(shortest.deals))
+
+
+def test_the_core_game_and_its_capabilities() -> None:
+    """``Game`` holds what every game answers; what only some have comes with a mixin, and a
+    game inherits it exactly when its flag says so (the deal asks those hooks by the flag)."""
+    from tute.games.base import AuctionRules, IndividualScore, StockDraw
+
+    core = {n for n, v in vars(Game).items() if callable(v)}
+    assert not core & (set(vars(AuctionRules)) | set(vars(StockDraw)))
+    for vid in tute.VARIANTS:
+        game = game_for(vid)
+        assert isinstance(game, AuctionRules) == game.auction, vid
+        assert isinstance(game, StockDraw) == game.stock, vid
+        assert not hasattr(game, "__dict__"), vid
+    assert isinstance(game_for("tute_cabron"), IndividualScore)
+    assert not isinstance(game_for("tute_parejas"), AuctionRules | StockDraw | IndividualScore)

@@ -10,21 +10,17 @@ from typing import Any
 from ..cards import DECK_36, DECK_40, RankOrder
 from ..rules import CUARENTA, Declaration, marriage_mask, veinte
 from ..variants import Options
-from ..views import DealResult
 from .base import (
     Game,
+    IndividualScore,
     KernelConfig,
-    MatchStep,
-    MatchTally,
     Score,
     Tally,
-    individual_after_deal,
-    individual_goal,
 )
 from .cases import seat_totals, took_tricks
 
 
-class Cabron(Game):
+class Cabron(IndividualScore, Game):
     __slots__ = ()
     family = "cabron"
     arrastre_cantes = False  # no declaration windows: the cards of a trick sing
@@ -81,12 +77,6 @@ class Cabron(Game):
         took = took_tricks(data, names, totals)
         losers = cabron_losers([totals[k] for k in names], took, opts.cabron_middle)
         return {"totals": totals, "result": {"losers": [names[i] for i in losers]}}
-
-    def goal_info(self, options: Options) -> dict[str, Any]:
-        return individual_goal(options, losses=True)
-
-    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
-        return individual_after_deal(tally, result, options)
 
     def kernel_config(self, options: Options) -> KernelConfig:
         return KernelConfig(guinote_ranks=False, arrastre_cantes=False, cabron=True,

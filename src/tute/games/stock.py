@@ -15,17 +15,28 @@ from ..rules import Declaration, exchange_card, exchange_refusal
 from ..scoring import score_per_deal_2p, target_winner
 from ..variants import Options
 from ..views import DealResult
-from .base import EXCHANGE, Extras, Game, Layout, MatchStep, Poll, Score, Tally, _end, check_pack
+from .base import (
+    EXCHANGE,
+    Extras,
+    Game,
+    Layout,
+    MatchStep,
+    Poll,
+    Score,
+    StockDraw,
+    Tally,
+    _end,
+    check_pack,
+)
 from .cases import pairs_case, two_case
 from .parejas import tute_renuncio
 
 
-class Stock(Game):
+class Stock(StockDraw, Game):
     """Two-player Tute (habanero, corriente): no declarations in the arrastre (§3.5)."""
     __slots__ = ()
 
     family = "stock"
-    stock = True
     exchanges = True
     arrastre_cantes = False
     extras = frozenset({"upcard", "stock"})

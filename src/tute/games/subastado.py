@@ -14,23 +14,20 @@ from ..fields import bad, field, quote, read_bool, read_int, read_seat
 from ..messages import Refusal
 from ..scoring import settle_subastado
 from ..variants import MOST_POINTS, Options
-from ..views import DealResult
 from .base import (
     BID,
     DISCARD,
     TAKEOVER,
     TRUMP,
+    AuctionRules,
     Extras,
     Game,
+    IndividualScore,
     Layout,
-    MatchStep,
-    MatchTally,
     Poll,
     Score,
     Tally,
     check_pack,
-    individual_after_deal,
-    individual_goal,
 )
 from .cases import party
 
@@ -42,11 +39,11 @@ Contract = tuple[int, int, bool]
 NEW_AUCTION: Auction = (0, -1, 0, 0)
 
 
-class Subastado(Game):
+class Subastado(AuctionRules, IndividualScore, Game):
     __slots__ = ()
     family = "subastado"
     extras = frozenset({"widow"})
-    auction = True
+    counts_losses = False  # a balance of payments
 
     def seat_count(self, options: Options) -> int:
         return options.seats  # with 4 at the table the dealer sits the deal out
@@ -244,9 +241,3 @@ class Subastado(Game):
         return {"totals": {f"seat{declarer}": total},
                 "result": {"made": made,
                            "balances": {f"seat{s}": v for s, v in sorted(balance.items())}}}
-
-    def goal_info(self, options: Options) -> dict[str, Any]:
-        return individual_goal(options, losses=False)
-
-    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
-        return individual_after_deal(tally, result, options)
