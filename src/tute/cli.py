@@ -1264,7 +1264,7 @@ def solve_command(
         from .solver import cli_support as cs
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
-    _preparing("en")
+    _preparing("en", screen_only=True)
     if record is not None:
         res = cs.solve_record(_read_record(str(record)), tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
@@ -1311,7 +1311,7 @@ def analyze_command(
         _fail(_record_error_text(exc))
     show = sys.stderr.isatty()
     bar = _progress_bar(show)
-    _preparing("en")
+    _preparing("en", screen_only=True)
     report = analyze_deals(deals, kind=kind, worlds=worlds, seed=seed, move_time=move_time,
                            progress=bar)
     if show:
@@ -1641,11 +1641,14 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
             _plain_review(deal, w)
 
 
-def _preparing(lang: str) -> None:
+def _preparing(lang: str, *, screen_only: bool = False) -> None:
     """Before the exact solver's first use in this process, say on stderr that it is being
-    prepared: numba compiles it, half a minute on a fresh install, with nothing else shown."""
+    prepared: numba compiles it, half a minute on a fresh install, with nothing else shown
+    (``screen_only``: for a person at a terminal; a script reading stderr gets errors only)."""
     from .hints import analyser_ready
 
+    if screen_only and not sys.stderr.isatty():
+        return
     if not analyser_ready():
         typer.echo(_tr(lang, "solver_preparing"), err=True)
 
