@@ -92,16 +92,123 @@ _ID_TEST = re.compile(  # variant.id == "x", vid in (...), x.family == ..., "tut
     r"""|["'](tute_\w+|guinote\w*|parejas|arrastrado|subastado|cabron)["']\s*(==|!=|\bin\b)""")
 
 
-# the games' ids and families (tute.games), as a test of behaviour would name them
+# the games' ids, aliases and families (tute.games), as a test of behaviour would name them;
+# not the aliases that are ordinary words of the code ("stock" is also a phase, "auction" a
+# field of the view)
+_WORDS = frozenset({"stock", "tute", "auction", "2p", "3p"})
+_NAMED = frozenset({n for v in tute.VARIANTS.values()
+                    for n in (v.id, game_for(v).family, *v.aliases)} - _WORDS)
 _NAMES = "|".join(sorted({re.escape(n) for v in tute.VARIANTS.values()
                           for n in (v.id, game_for(v).family)}, key=len, reverse=True))
+_ALL_NAMES = "|".join(sorted((re.escape(n) for n in _NAMED), key=len, reverse=True))
 _IDS = "|".join(sorted((re.escape(v) for v in tute.VARIANTS), key=len, reverse=True))
 # behaviour keyed by variant ids: {"tute_parejas": ..., ...}
 _ID_TABLE = re.compile(rf"""["']({_IDS})["']\s*:\s*\S""")
-# the page: an id or a family compared or matched (variant === "x", .startsWith("guinote"))
+# the page: an id or a family compared or matched (variant === "x", .startsWith("guinote")),
+# a switch on one (case "guinote":), a list of them asked (["parejas", ...].includes(v)), a
+# game's family read at all, a table keyed by ids ({tute_parejas: ...})
 _JS_ID_TEST = re.compile(
     r"""\bvariant\s*(===|!==|==|!=)\s*["']|\bvariant\??\.(startsWith|includes|endsWith)\("""
-    rf"""|(===|!==|==|!=)\s*["']({_NAMES})["']|["']({_NAMES})["']\s*(===|!==|==|!=)""")
+    rf"""|(===|!==|==|!=)\s*["']({_NAMES})["']|["']({_NAMES})["']\s*(===|!==|==|!=)"""
+    rf"""|\bcase\s+["']({_ALL_NAMES})["']\s*:"""
+    rf"""|["']({_ALL_NAMES})["']\s*[,\]][^;]*\]\s*\.\s*(includes|indexOf)\("""
+    rf"""|\.(startsWith|endsWith|includes|indexOf)\(\s*["']({_ALL_NAMES})["']"""
+    r"""|\.family\b"""
+    rf"""|[{{,]\s*({_IDS})\s*:""")
+
+#: attributes that name a game's family or its score shape: read only inside tute.games
+_FAMILY_ATTRS = frozenset({"family", "schema", "score_schema"})
+
+
+def _named(node: ast.AST) -> bool:
+    """A string constant naming a game, or a tuple/list/set of them."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value in _NAMED
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_named(e) for e in node.elts)
+    return False
+
+
+def _ids_read(node: ast.AST) -> bool:
+    """``variant.id``, ``var.id``, ``vid``..."""
+    if isinstance(node, ast.Attribute) and node.attr == "id":
+        return isinstance(node.value, ast.Name | ast.Attribute) and any(
+            w in ast.unparse(node.value).lower() for w in ("var", "game"))
+    return isinstance(node, ast.Name) and node.id in ("vid", "variant_id")
+
+
+def _tests_a_game(node: ast.AST) -> bool:
+    if isinstance(node, ast.Compare):
+        sides = [node.left, *node.comparators]
+        consts = [s for s in sides if isinstance(s, ast.Constant | ast.Tuple | ast.List | ast.Set)]
+        return any(_named(s) for s in sides) or bool(consts and any(_ids_read(s) for s in sides))
+    if isinstance(node, ast.match_case):
+        return any(isinstance(p, ast.MatchValue) and _named(p.value)
+                   for p in ast.walk(node.pattern))
+    if isinstance(node, ast.Attribute):
+        return node.attr in _FAMILY_ATTRS
+    if isinstance(node, ast.Call):
+        return (isinstance(node.func, ast.Attribute) and node.args
+                and node.func.attr in ("startswith", "endswith") and _named(node.args[0]))
+    if isinstance(node, ast.Dict):
+        return sum(1 for k in node.keys if k is not None and _named(k)) >= 2
+    return False
+
+
+def python_family_tests(source: str) -> list[int]:
+    """The lines of ``source`` that test which game this is: a comparison with a game's id,
+    alias or family (or with a variant's id at all), a ``match`` on one, a string test of
+    one (``.startswith("guinote")``), a family or score shape read, or a table keyed by ids."""
+    lines = {getattr(node, "lineno", 0) or node.pattern.lineno  # type: ignore[attr-defined]
+             for node in ast.walk(ast.parse(source)) if _tests_a_game(node)}
+    for no, line in enumerate(source.splitlines(), 1):
+        code = line.split("#", 1)[0]
+        if _ID_TEST.search(code) or _ID_TABLE.search(code):
+            lines.add(no)
+    return sorted(lines)
+
+
+def js_family_tests(source: str) -> list[int]:
+    """The lines of the page's ``source`` that test which game this is (:data:`_JS_ID_TEST`)."""
+    return [no for no, line in enumerate(source.splitlines(), 1)
+            if _JS_ID_TEST.search(line.split("//", 1)[0])]
+
+
+@pytest.mark.parametrize("snippet", [
+    'if variant.id == "tute_parejas": pass',
+    'if schema == "subastado": pass',
+    'if game.family in ("stock", "guinote"): pass',
+    'x = game_for(v).family',
+    'if "cabrero" == name: pass',
+    'match vid:\n    case "guinote_2p":\n        pass',
+    'if var.id.startswith("guinote"): pass',
+    'if var.id != "x": pass',
+    'if game.score_schema() == "pairs": pass',
+    'T = {"tute_parejas": 1, "guinote": 2}',
+])
+def test_the_python_guard_sees_a_family_test(snippet: str) -> None:
+    assert python_family_tests(snippet)
+
+
+@pytest.mark.parametrize("snippet", [
+    'if variant === "guinote") {}',
+    'switch (v) { case "tute_subastado": break; }',
+    'if (["parejas", "guinote"].includes(v.id)) {}',
+    'const f = info.family;',
+    'if (id.startsWith("guinote")) {}',
+    'const LABELS = {tute_parejas: "x", guinote: "y"};',
+])
+def test_the_page_guard_sees_a_family_test(snippet: str) -> None:
+    assert js_family_tests(snippet)
+
+
+@pytest.mark.parametrize("snippet", [
+    'if phase == "stock": pass',
+    'if game.auction and not game.trump_fixed: pass',
+    'x = options.get("players")',
+])
+def test_the_python_guard_lets_capabilities_pass(snippet: str) -> None:
+    assert python_family_tests(snippet) == []
 
 
 def test_no_variant_id_tests_outside_the_games() -> None:
@@ -112,17 +219,43 @@ def test_no_variant_id_tests_outside_the_games() -> None:
         rel = path.relative_to(SRC).as_posix()
         if rel.startswith("games/") or rel == "variants.py":
             continue
-        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            code = line.split("#", 1)[0]
-            if _ID_TEST.search(code) or _ID_TABLE.search(code):
-                hits.append(f"{rel}:{no}: {line.strip()}")
+        text = path.read_text("utf-8")
+        lines = text.splitlines()
+        hits += [f"{rel}:{no}: {lines[no - 1].strip()}" for no in python_family_tests(text)]
     for path in SRC.rglob("*.js"):
         rel = path.relative_to(SRC).as_posix()
-        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            code = line.split("//", 1)[0]
-            if _JS_ID_TEST.search(code):
-                hits.append(f"{rel}:{no}: {line.strip()[:120]}")
+        lines = path.read_text("utf-8").splitlines()
+        hits += [f"{rel}:{no}: {lines[no - 1].strip()[:120]}"
+                 for no in js_family_tests("\n".join(lines))]
     assert hits == []
+
+
+def test_every_game_reads_its_own_score_cases() -> None:
+    """``tute score`` has one path: the game reads its deal (``Game.score_case``)."""
+    for vid in tute.VARIANTS:
+        assert type(game_for(vid)).score_case is not Game.score_case, vid
+
+
+def test_a_subclassed_game_is_scored_by_its_own_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tute import cli, games
+
+    base = type(game_for("tute_gana_pierde"))
+
+    class Reversed(base):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def score(self, tally: Any, options: Any) -> Any:  # the lowest total loses instead
+            low = min(tally.totals)
+            return super().score(tally, options)._replace(
+                winner=None, losses=tuple(int(t == low) for t in tally.totals))
+
+    var = tute.VARIANTS["tute_gana_pierde"]
+    monkeypatch.setitem(games._BY_ID, var.id, Reversed(var))
+    line = {"variant": var.id, "totals": {"seat0": 70, "seat1": 40, "seat2": 20},
+            "all_took_tricks": True, "last_trick": 0, "players": 3}
+    assert cli.score_line(line)["result"] == {"losses_added": {"seat2": 1}}
+    monkeypatch.undo()
+    assert cli.score_line(line)["result"] == {"losses_added": {"seat0": 1}}
 
 
 def _imports(path: Path, module: str) -> set[str]:
@@ -165,6 +298,45 @@ def test_no_import_circle() -> None:
     for m in graph:
         if m not in seen:
             visit(m, [m])
+
+
+#: the layers of the package, bottom first: a module imports only from its layer or below
+#: (CONTRIBUTING.md: engine <- worlds, solver, kernel <- bots <- analysis, arena, rl <- the
+#: front ends); the top-level modules not named here are the engine
+_LAYERS = {"worlds": 1, "solver": 1, "kernel": 1, "bots": 2, "analysis": 3, "arena": 3,
+           "rl": 3, "hints": 3, "tutorials": 3, "server": 4, "cli": 4, "tui": 4, "console": 4,
+           "__main__": 4}
+
+
+def layer_breaches(modules: dict[str, Path]) -> list[str]:
+    """The imports (run time, function-level ones too) that point up a layer."""
+    def layer(m: str) -> int:
+        parts = m.split(".")
+        return _LAYERS.get(parts[1], 0) if len(parts) > 1 else 0
+
+    return [f"{m} -> {d}" for m, p in sorted(modules.items())
+            for d in sorted(_imports(p, m)) if d in modules and layer(d) > layer(m)]
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC).with_suffix("").as_posix().replace("/", ".")
+        modules["tute" if rel == "__init__" else "tute." + rel.removesuffix(".__init__")] = path
+    return modules
+
+
+def test_layers_point_down() -> None:
+    assert layer_breaches(_modules()) == []
+
+
+def test_the_layer_check_sees_a_bot_reading_rl(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text("def f():\n    from ..rl.encoding import encode_view\n", "utf-8")
+    rl = tmp_path / "enc.py"
+    rl.write_text("", "utf-8")
+    assert layer_breaches({"tute.bots.x": bot, "tute.rl.encoding": rl}) == [
+        "tute.bots.x -> tute.rl.encoding"]
 
 
 def test_records_and_games_do_not_import_the_engines() -> None:
@@ -228,3 +400,19 @@ def test_every_game_offers_lengths_its_match_keeps(vid: str) -> None:
         acts = shortest.legal_actions()
         shortest.apply(acts[rng.randrange(len(acts))])
     assert shortest.is_over(), (vid, lengths[-1], len(shortest.deals))
+
+
+def test_the_core_game_and_its_capabilities() -> None:
+    """``Game`` holds what every game answers; what only some have comes with a mixin, and a
+    game inherits it exactly when its flag says so (the deal asks those hooks by the flag)."""
+    from tute.games.base import AuctionRules, IndividualScore, StockDraw
+
+    core = {n for n, v in vars(Game).items() if callable(v)}
+    assert not core & (set(vars(AuctionRules)) | set(vars(StockDraw)))
+    for vid in tute.VARIANTS:
+        game = game_for(vid)
+        assert isinstance(game, AuctionRules) == game.auction, vid
+        assert isinstance(game, StockDraw) == game.stock, vid
+        assert not hasattr(game, "__dict__"), vid
+    assert isinstance(game_for("tute_cabron"), IndividualScore)
+    assert not isinstance(game_for("tute_parejas"), AuctionRules | StockDraw | IndividualScore)

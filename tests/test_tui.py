@@ -123,6 +123,25 @@ def test_replay_steps_through_a_record() -> None:
     assert r.step == r.total - 1
 
 
+def test_replay_tells_how_each_deal_ended() -> None:
+    """The viewer stops at each deal's last action and says why and how it ended: each
+    side's points and who won it (before, only the last deal of a record showed its totals,
+    bare numbers)."""
+    m = Match.new("tute_parejas", seed=3, options={"match": {"mode": "series", "deals": 2}})
+    while not m.is_over():
+        m.apply(m.legal_actions()[-1])
+    r = Replay(m.to_record(), lang="en", source="x.json")
+    for k, deal in enumerate(m.deals):
+        r.step = sum(r.sizes[:k + 1])
+        text = "\n".join(r.lines())
+        res = deal.result()
+        assert f"Deal {k + 1}" in text
+        for i, side in enumerate(("Side A", "Side B")):
+            assert f"{side}: {res.totals[i]} = {res.card_points[i]} in tricks" in text
+        if res.winner is not None and res.reason != "tute":
+            assert f"Deal won by: {('Side A', 'Side B')[res.winner]}" in text
+
+
 # ---------------------------------------------------------------------------------------------
 # The Textual app, driven by its pilot
 
@@ -156,6 +175,8 @@ async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
                             break
                         await pilot.press(">")
                     await pilot.press(keys[choice])
+                    if s.confirm is not None:  # a bid over the lowest one: asked again
+                        await pilot.press("enter")
                 await pilot.pause()
                 assert deal.actions[done] == choice  # the key played exactly that
             await pilot.pause()

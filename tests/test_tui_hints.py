@@ -141,3 +141,52 @@ def test_plain_hint_and_review() -> None:
     review = out[out.index(tr("es", "review_title")):].splitlines()
     assert review[1].lower().startswith("pareja a: ") and review[2].lower().startswith(
         "pareja b: ")
+
+
+def test_the_first_hint_says_the_analyser_is_preparing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until the solver's compiled code is loaded (half a minute on a fresh install) the status
+    line says so, then gives the hint."""
+    import threading
+
+    from tute import hints
+
+    monkeypatch.setattr(hints, "analyser_ready", lambda: False)
+    s = Session.new("guinote_2p", seed=5, opponents="rules", lang="es")
+    gate = threading.Event()
+
+    def job() -> str:
+        gate.wait(30)
+        return "listo"
+
+    monkeypatch.setattr(s, "hint_job", lambda: job)
+    app = TuteApp(session=s, bot_delay=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for _ in range(100):
+                if s.human_to_move():
+                    break
+                await pilot.pause()
+            await pilot.press("!")
+            await pilot.pause()
+            assert _text(screen, "#message") == tr("es", "solver_preparing")
+            gate.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert _text(screen, "#message") == "listo"
+
+    asyncio.run(go())
+
+
+def test_the_line_game_says_the_analyser_is_preparing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tute import hints
+
+    monkeypatch.setattr(hints, "analyser_ready", lambda: False)
+    result = CliRunner().invoke(cli_app, ["play", "--plain", "--variant", "tute_2p_corriente",
+                                          "--seed", "3"], input="!\nq\n")
+    assert result.exit_code == 0
+    assert tr("es", "solver_preparing") in result.stderr
+    assert tr("es", "solver_preparing") not in result.stdout

@@ -21,6 +21,7 @@ from textual.widgets import Input, Select, Static
 
 from tute import Card
 from tute.actions import Bid, Discard, Pass
+from tute.i18n import tr
 from tute.tui.app import (
     ActionButton,
     CardButton,
@@ -121,9 +122,63 @@ def test_every_auction_bid_has_a_key_and_a_visible_button(size: tuple[int, int])
         await pilot.pause()
         await pilot.press(seen[Bid(230)])
         await pilot.pause()
+        assert Bid(230) not in s.deal.actions  # over the lowest bid: asked again first
+        await pilot.press("enter")
+        await pilot.pause()
         assert Bid(230) in s.deal.actions
 
     _run(app, size, body)
+
+
+def test_a_bid_is_typed_as_its_number() -> None:
+    """70 then Enter bids 70 (asked again: the lowest is 60); 60 then Enter bids at once."""
+    s = _bid_session()
+    for key in "70":
+        assert "70"[: "70".index(key) + 1] in s.press(key).message
+    out = s.press("enter")
+    assert not s.deal.actions and "70" in out.message and "60" in out.message
+    assert s.press("enter").applied == Bid(70)
+    s = _bid_session()
+    s.press("6")
+    s.press("0")
+    assert s.press("enter").applied == Bid(60)
+
+
+def test_a_typed_bid_can_be_corrected_or_dropped() -> None:
+    s = _bid_session()
+    for key in ("8", "5", "backspace", "0"):
+        s.press(key)
+    assert "80" in s.press("enter").message and not s.deal.actions
+    assert s.press("x").message == tr("es", "bid_cancelled") and not s.deal.actions
+    for key in "63":
+        s.press(key)
+    out = s.press("enter")  # not a multiple of the step: refused, nothing changes
+    assert out.applied is None and "63" in out.message and not s.deal.actions
+
+
+def test_a_letter_over_the_lowest_bid_asks_first() -> None:
+    """A letter names another bid on each page: only the lowest one is made at once."""
+    s = _bid_session()
+    keys = dict((a, k) for k, a in s.action_keys())
+    assert s.press(keys[Bid(60)]).applied == Bid(60)
+    s = _bid_session()
+    keys = dict((a, k) for k, a in s.action_keys())
+    out = s.press(keys[Bid(100)])
+    assert out.applied is None and "100" in out.message
+    assert s.press("enter").applied == Bid(100)
+
+
+def test_a_bid_typed_at_the_table() -> None:
+    s = _bid_session()
+    app = TuteApp(session=s, bot_delay=0)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        for key in ("7", "0", "enter", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert s.deal.actions[0] == Bid(70)
+
+    _run(app, SIZES[0], body)
 
 
 def test_session_pages_cover_every_action_once() -> None:

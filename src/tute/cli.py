@@ -35,9 +35,13 @@ from .cards import Card, Suit, parse_card, parse_suit
 from .deal import Deal, DealResult, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, DealEnded, Drew, Passed, TrickTaken
+from .fields import QUOTE_MAX as _QUOTE_MAX
+from .fields import InputError
+from .fields import bad as _bad
+from .fields import field as _field
+from .fields import quote as _q
+from .fields import read_seat as _seat
 from .games import game_for
-from .games.base import Tally
-from .games.cabron import cabron_losers
 from .i18n import (
     CLI_TEXT,
     card_name,
@@ -54,16 +58,6 @@ from .messages import Refusal
 from .narration import describe
 from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
-from .scoring import (
-    deal_total,
-    losses_3p,
-    payments_3p,
-    score_partnership,
-    score_per_deal_2p,
-    settle_subastado,
-    target_winner,
-    winner_3p,
-)
 from .shuffle import derive_seed, new_seed, randbelow
 from .variants import (
     VARIANTS,
@@ -87,26 +81,8 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class InputError(TuteError):
-    """A query that does not fit its schema; the message names the field."""
-
-
-def _bad(message: str) -> NoReturn:
-    raise InputError(message)
-
-
-_QUOTE_MAX: Final = 60  # characters of a bad input value quoted in a message
 _MESSAGE_MAX: Final = 1000  # characters of a whole message (valid-value lists included)
 _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'" r'|"(?:[^"\\\n]|\\.)*"')  # Python reprs
-
-
-def _q(value: Any) -> str:
-    """``repr(value)`` cut to a short prefix: a bad 50 MB value is not echoed back."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int past str()'s digit limit, a deep nesting
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= _QUOTE_MAX else text[:_QUOTE_MAX] + "…"
 
 
 def _one_line(text: str) -> str:
@@ -189,32 +165,7 @@ def _root(
 
 
 # =============================================================================================
-# Small field readers shared by the JSON Lines commands
-
-_MISSING: Any = object()
-
-
-def _field(obj: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
-    if name in obj:
-        return obj[name]
-    if default is _MISSING:
-        _bad(f"missing field {name!r}")
-    return default
-
-
-def _int(value: Any, field: str, lo: int = 0, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _bad(f"field {field!r}: expected an integer, got {_q(value)}")
-    if value < lo or (hi is not None and value > hi):
-        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        _bad(f"field {field!r}: {_q(value)} is out of range ({span})")
-    return value
-
-
-def _bool(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        _bad(f"field {field!r}: expected true or false, got {_q(value)}")
-    return value
+# Small field readers shared by the JSON Lines commands (the others: tute.fields)
 
 
 def _card(value: Any, field: str) -> Card:
@@ -222,16 +173,6 @@ def _card(value: Any, field: str) -> Card:
         return parse_card(value)
     except TuteError as exc:
         _bad(f"field {field!r}: {exc}")
-
-
-def _seat(value: Any, field: str, n: int) -> int:
-    """A seat as an integer or ``seatN``."""
-    if isinstance(value, str) and value.lower().startswith("seat") and value[4:].isdigit():
-        value = int(value[4:])
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        _bad(f"field {field!r}: invalid seat {_q(value)}: expected 0..{n - 1} or "
-             f"seat0..seat{n - 1}")
-    return value
 
 
 def _variant_and_options(data: Mapping[str, Any]) -> tuple[Variant, Options]:
@@ -577,383 +518,16 @@ def legal_command() -> None:
 # tute score
 
 
-@dataclass(frozen=True)
-class _Party:
-    name: str
-    card_points: int
-    cantes: tuple[int, ...]
-    last_trick: bool
-
-    def total(self, count_cantes: bool = True) -> int:
-        return deal_total(self.card_points, self.cantes if count_cantes else (), self.last_trick)
-
-
-def _party(name: str, value: Any, field: str) -> _Party:
-    if not isinstance(value, dict):
-        _bad(f"field {field!r}: expected an object with card_points, cantes and last_trick, "
-             f"got {_q(value)}")
-    for key in value:
-        if key not in ("card_points", "cantes", "last_trick"):
-            _bad(f"field '{field}.{key}': unknown; expected card_points, cantes, last_trick")
-    if "card_points" not in value:
-        _bad(f"field '{field}.card_points': missing")
-    points = _int(value["card_points"], f"{field}.card_points", 0, 120)
-    cantes = value.get("cantes") or []
-    if not isinstance(cantes, list) or any(
-            isinstance(c, bool) or not isinstance(c, int) or c not in (20, 40) for c in cantes):
-        _bad(f"field '{field}.cantes': expected a list of 20s and 40s, got {_q(cantes)}")
-    last = _bool(value.get("last_trick", False), f"{field}.last_trick")
-    return _Party(name, points, tuple(cantes), last)
-
-
-def _check_parties(parties: Sequence[_Party], *, complete: bool) -> None:
-    """A whole deal: 120 card points, one last trick, at most one 40 and three 20s."""
-    forties = sum(p.cantes.count(40) for p in parties)
-    twenties = sum(p.cantes.count(20) for p in parties)
-    if forties > 1:
-        _bad(f"field 'cantes': {forties} forties declared, but there is only one trump suit")
-    if twenties > 3:
-        _bad(f"field 'cantes': {twenties} twenties declared, but only three suits are not trumps")
-    lasts = [p.name for p in parties if p.last_trick]
-    names = ", ".join(p.name for p in parties)
-    if not complete:
-        if lasts:
-            _bad(f"field '{lasts[0]}.last_trick': a tute ends the deal, so nobody takes the "
-                 "last trick")
-        return
-    points = sum(p.card_points for p in parties)
-    if points != 120:
-        _bad(f"field 'card_points': those of {names} add up to {points}, but a deal has 120")
-    if len(lasts) != 1:
-        _bad(f"field 'last_trick': exactly one of {names} must have last_trick true, "
-             f"got {len(lasts)}")
-
-
-def _check_totals(data: Mapping[str, Any], computed: Mapping[str, int]) -> None:
-    """If the line also gives ``totals`` they must agree with the computed ones."""
-    given = data.get("totals")
-    if not isinstance(given, dict):
-        return
-    for name, value in computed.items():
-        if name in given and given[name] != value:
-            _bad(f"field 'totals': {name} is {_q(given[name])} but card points + cantes + last "
-                 f"trick give {value}")
-
-
 def score_line(data: Any) -> dict[str, Any]:
-    """Score one deal (the schema of the S cases of rule_cases.md)."""
+    """Score one deal (the schema of the S cases of rule_cases.md): the game of the variant
+    reads it (``Game.score_case``)."""
     if not isinstance(data, dict):
         _bad("expected a JSON object describing one deal (sides, seat0/seat1, totals, ...)")
     if "cases" in data:
         _bad("field 'cases': one deal per line; put each case on its own line")
     _check_keys(data, _SCORE_KEYS)
     variant, opts = _variant_and_options(data)
-    schema = game_for(variant).score_schema()  # the shape of the game's S cases
-    if schema == "pairs":
-        return _score_pairs(variant, opts, data)
-    if schema == "two":
-        return _score_two(variant, opts, data)
-    if schema == "three":
-        return _score_three(variant, opts, data)
-    if schema == "subastado":
-        return _score_subastado(opts, data)
-    if schema == "cabron":
-        return _score_cabron(variant, opts, data)
-    if schema == "individual":
-        return _score_individual(variant, opts, data)
-    _bad(f"field 'variant': scoring of {variant.id} is not supported")
-
-
-def _named_parties(data: Mapping[str, Any], names: Sequence[str],
-                   required: bool = True) -> list[_Party] | None:
-    source = data.get("sides")
-    if source is None:
-        source = {k: data[k] for k in names if k in data}
-        if not source and not required:
-            return None
-        where = ""
-    else:
-        if not isinstance(source, dict):
-            _bad(f"field 'sides': expected an object with {', '.join(names)}, got {_q(source)}")
-        where = "sides."
-    if not source:
-        shape = ("'sides' (an object with A and B)" if list(names) == ["A", "B"]
-                 else ", ".join(f"'{k}'" for k in names))
-        _bad(f"missing field {shape}: each with card_points, cantes and last_trick")
-    missing = [k for k in names if k not in source]
-    unknown = [str(k) for k in source if k not in names]
-    if missing or unknown:
-        what = "; ".join(filter(None, ["missing " + ", ".join(missing) if missing else "",
-                                       "unexpected " + ", ".join(unknown) if unknown else ""]))
-        label = "sides" if where else "/".join(names)
-        _bad(f"field {label!r}: expected {', '.join(names)}: {what}")
-    return [_party(k, source[k], f"{where}{k}") for k in names]
-
-
-def _tute_side(data: Mapping[str, Any], names: Sequence[str], n: int,
-               side_of: Callable[[int], int]) -> int | None:
-    value = data.get("tute")
-    if value is None:
-        return None
-    if value in names:
-        return list(names).index(value)
-    return side_of(_seat(value, "tute", n))
-
-
-def _tute_result(opts: Options, name: str, guinote: bool) -> dict[str, Any]:
-    award = opts.tute_award
-    if guinote and award == "partida":
-        return {"deal_ends": True, "partida_winner": name}
-    if award in ("match", "partida"):
-        return {"deal_ends": True, "winner": name, "match_won": True}
-    return {"deal_ends": True, "winner": name, "games": 2 if award == "two_games" else 1}
-
-
-def _cantes_count(opts: Options, p: _Party) -> bool:
-    return not (opts.thirty_malas and p.card_points < 30)
-
-
-def _two_sides(data: Mapping[str, Any], names: Sequence[str], opts: Options, n: int,
-               side_of: Callable[[int], int],
-               ) -> tuple[int | None, list[_Party] | None, dict[str, int] | None]:
-    """The side that sang a tute (if any), the two parties and their checked totals."""
-    tute = _tute_side(data, names, n, side_of)
-    parties = _named_parties(data, names, required=tute is None)
-    totals: dict[str, int] | None = None
-    if parties is not None:
-        _check_parties(parties, complete=tute is None)
-        totals = {p.name: p.total(_cantes_count(opts, p)) for p in parties}
-        _check_totals(data, totals)
-    return tute, parties, totals
-
-
-def _score_pairs(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    names = ("A", "B")
-    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
-    tute, parties, totals = _two_sides(data, names, opts, 4, lambda s: s % 2)
-    if tute is not None:
-        return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
-    assert parties is not None and totals is not None
-    values = [totals["A"], totals["B"]]
-    last = next(i for i, p in enumerate(parties) if p.last_trick)
-    if guinote:
-        w = target_winner(values, last, opts.both_over)
-        result: dict[str, Any] = ({"partida_winner": None, "vueltas": True} if w is None
-                                  else {"partida_winner": names[w]})
-        return {"totals": totals, "result": result}
-    mano = data.get("mano_side")
-    if mano is not None and mano not in names:
-        _bad(f"field 'mano_side': expected 'A' or 'B', got {_q(mano)}")
-    if values[0] == values[1] and opts.tie_break == "mano_side" and mano is None:
-        _bad("field 'mano_side': needed to break the tie under tie_break=mano_side")
-    out = score_partnership(values, last, opts, mano_side=names.index(mano) if mano else 0,
-                            sang=[bool(p.cantes) for p in parties])
-    if out.replay:
-        result = {"winner": None, "games": 0, "replay": True}
-    else:
-        assert out.winner is not None
-        result = {"winner": names[out.winner], "games": out.games}
-    return {"totals": totals, "result": result}
-
-
-def _score_two(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    names = ("seat0", "seat1")
-    guinote = game_for(variant).keeps_cotos  # Guiñote: a deal wins a partida
-    tute, parties, totals = _two_sides(data, names, opts, 2, lambda s: s)
-    if tute is not None:
-        return {"totals": totals, "result": _tute_result(opts, names[tute], guinote)}
-    assert parties is not None and totals is not None
-    values = [totals[k] for k in names]
-    last = next(i for i, p in enumerate(parties) if p.last_trick)
-    key = "partida_winner" if guinote else "winner"
-    if opts.scoring_2p == "per_deal":
-        out = score_per_deal_2p(values, last, [bool(p.cantes) for p in parties])
-        assert out.winner is not None
-        return {"totals": totals, "result": {"winner": names[out.winner], "games": out.games}}
-    w = target_winner(values, last, opts.both_over)
-    result = {key: None, "vueltas": True} if w is None else {key: names[w]}
-    return {"totals": totals, "result": result}
-
-
-def _seat_totals(data: Mapping[str, Any], names: Sequence[str], hi: int) -> dict[str, int]:
-    given = _field(data, "totals")
-    if not isinstance(given, dict):
-        _bad(f"field 'totals': expected an object with {', '.join(names)}, got {_q(given)}")
-    if set(given) != set(names):
-        _bad(f"field 'totals': expected exactly {', '.join(names)} ({len(names)} players), "
-             f"got {', '.join(map(str, given))}")
-    return {k: _int(given[k], f"totals.{k}", 0, hi) for k in names}
-
-
-def _score_three(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    n = variant.seat_count(opts)
-    names = [f"seat{i}" for i in range(n)]
-    tute = _tute_side(data, names, n, lambda s: s)
-    parties = _named_parties(data, names, required=False)
-    last: int | None
-    if parties is not None:
-        _check_parties(parties, complete=tute is None)
-        totals = {p.name: p.total() for p in parties}
-        _check_totals(data, totals)
-        last = next((i for i, p in enumerate(parties) if p.last_trick), None)
-    else:
-        totals = _seat_totals(data, names, 230)
-        lt = data.get("last_trick")
-        last = None if lt is None else _seat(lt, "last_trick", n)
-    values = [totals[k] for k in names]
-    if opts.scoring_3p == "losses":
-        losses = losses_3p(values, last, opts, tute_seat=tute)
-        return {"totals": totals,
-                "result": {"losses_added": {names[i]: v for i, v in sorted(losses.items())}}}
-    win = winner_3p(values, last, opts, tute_seat=tute)
-    if opts.scoring_3p == "winner_per_deal":
-        return {"totals": totals, "result": {"winner": names[win]}}
-    if parties is None:
-        _bad("field 'seat0': scoring_3p=payments needs each seat's card_points, cantes and "
-             "last_trick, not only totals")
-    pay = payments_3p([p.cantes for p in parties], win, parties[win].total(False),
-                      tute=tute is not None)
-    balance = {names[j]: pay[j] for j in range(n)}
-    return {"totals": totals, "result": {"winner": names[win], "balances": balance}}
-
-
-def _score_subastado(opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    if opts.settlement != "payments":
-        _bad("field 'options': settlement='points' has no per-deal formula in the rule book; "
-             "tute score settles payments only")
-    people = opts.seats
-    contract = _field(data, "contract")
-    if not isinstance(contract, dict):
-        _bad(f"field 'contract': expected {{declarer, bid, trump}}, got {_q(contract)}")
-    for key in ("declarer", "bid"):
-        if key not in contract:
-            _bad(f"field 'contract.{key}': missing")
-    declarer = _seat(contract["declarer"], "contract.declarer", people)
-    bid = _int(contract["bid"], "contract.bid", opts.min_bid)
-    if contract.get("trump") is not None:
-        try:
-            parse_suit(contract["trump"])
-        except TuteError as exc:
-            _bad(f"field 'contract.trump': {exc}")
-    takeover = _bool(data.get("takeover", False), "takeover")
-    idle: int | None = None
-    if people == 4:
-        idle = _seat(data.get("idle_dealer", 3), "idle_dealer", 4)
-        if takeover and declarer != idle:
-            _bad(f"field 'contract.declarer': with a takeover the idle dealer (seat{idle}) "
-                 "is the declarer")
-        if not takeover and declarer == idle:
-            _bad(f"field 'contract.declarer': seat{idle} is the idle dealer and sits out "
-                 "unless it takes over ('takeover': true)")
-    else:
-        if "idle_dealer" in data:
-            _bad("field 'idle_dealer': only with options.seats = 4")
-        if takeover:
-            _bad("field 'takeover': only the idle dealer of a 4-person table (seats = 4) "
-                 "can take over")
-    if takeover and not opts.dealer_takeover:
-        _bad("field 'takeover': the option dealer_takeover is off")
-    if not takeover and bid % opts.bid_step:
-        _bad(f"field 'contract.bid': {bid} is not a multiple of bid_step {opts.bid_step}")
-    total: int | None = None
-    if "declarer" in data:
-        p = _party(f"seat{declarer}", data["declarer"], "declarer")
-        if p.cantes.count(40) > 1 or p.cantes.count(20) > 3:
-            _bad(f"field 'declarer.cantes': {list(p.cantes)} is not possible in one deal")
-        total = p.total()
-    if "declarer_total" in data:
-        given = _int(data["declarer_total"], "declarer_total", 0, 230)
-        if total is not None and total != given:
-            _bad(f"field 'declarer_total': {given} but card points + cantes + last trick "
-                 f"give {total}")
-        total = given
-    if total is None:
-        _bad("missing field 'declarer' (card_points, cantes, last_trick) or 'declarer_total'")
-    made, balance = settle_subastado(declarer, bid, total, opts, people=range(people),
-                                     takeover=takeover)
-    return {"totals": {f"seat{declarer}": total},
-            "result": {"made": made,
-                       "balances": {f"seat{s}": v for s, v in sorted(balance.items())}}}
-
-
-def _took_tricks(data: Mapping[str, Any], names: Sequence[str],
-                 totals: Mapping[str, int]) -> list[bool]:
-    """Who took a trick: ``took_trick`` (seats, or seat -> bool), ``no_trick`` (seats) or
-    ``all_took_tricks``; needed where a seat scored nothing (it may still have taken one)."""
-    n = len(names)
-    took = [True] * n
-    told = False
-    if "took_trick" in data:
-        told = True
-        value = data["took_trick"]
-        if isinstance(value, dict):
-            for k, v in value.items():
-                took[_seat(k, "took_trick", n)] = _bool(v, f"took_trick.{k}")
-        elif isinstance(value, list):
-            took = [False] * n
-            for s in value:
-                took[_seat(s, "took_trick", n)] = True
-        else:
-            _bad(f"field 'took_trick': expected a list of seats or a map seat -> bool, "
-                 f"got {_q(value)}")
-    if "no_trick" in data:
-        told = True
-        value = data["no_trick"]
-        if not isinstance(value, list):
-            _bad(f"field 'no_trick': expected a list of seats, got {_q(value)}")
-        for s in value:
-            took[_seat(s, "no_trick", n)] = False
-    if "all_took_tricks" in data:
-        told = True
-        if _bool(data["all_took_tricks"], "all_took_tricks") != all(took):
-            _bad("field 'all_took_tricks': contradicts 'no_trick' / 'took_trick'")
-    for i, k in enumerate(names):
-        if not took[i] and totals[k]:
-            _bad(f"field 'totals': {k} scored {totals[k]} without taking a trick")
-        if totals[k] == 0 and not told:
-            _bad(f"field 'took_trick': {k} has 0 points; say whether it took a trick "
-                 "(took_trick, no_trick or all_took_tricks)")
-    if not any(took):
-        _bad("field 'took_trick': somebody must have taken the tricks")
-    return took
-
-
-def _score_cabron(variant: Variant, opts: Options, data: Mapping[str, Any]) -> dict[str, Any]:
-    n = variant.seat_count(opts)
-    names = [f"seat{i}" for i in range(n)]
-    totals = _seat_totals(data, names, 230)
-    took = _took_tricks(data, names, totals)
-    losers = cabron_losers([totals[k] for k in names], took, opts.cabron_middle)
-    return {"totals": totals, "result": {"losers": [names[i] for i in losers]}}
-
-
-def _score_individual(variant: Variant, opts: Options,
-                      data: Mapping[str, Any]) -> dict[str, Any]:
-    """Games scored seat by seat in lost games (gana-pierde, cabrero): the deal is told as
-    data and the game scores it (``Game.score``), as it does at the table."""
-    n = variant.seat_count(opts)
-    names = [f"seat{i}" for i in range(n)]
-    tute = _tute_side(data, names, n, lambda s: s)
-    totals = _seat_totals(data, names, 230)
-    took = _took_tricks(data, names, totals) if tute is None else [True] * n
-    lt = data.get("last_trick")
-    last = None if lt is None else _seat(lt, "last_trick", n)
-    sang = data.get("sang", [])
-    if not isinstance(sang, list):
-        _bad(f"field 'sang': expected a list of the seats that sang, got {_q(sang)}")
-    singers = {_seat(s, "sang", n) for s in sang}
-    values = tuple(totals[k] for k in names)
-    tally = Tally(reason="tute" if tute is not None else "tricks", who=tute, offender=None,
-                  totals=values, points=values, cantes=tuple(() for _ in names),
-                  seat_cantes=tuple((20,) if s in singers else () for s in range(n)),
-                  last_side=last, seats=n, side_of=tuple(range(n)), mano=0, carry=None,
-                  tricks_won=tuple(int(t) for t in took), contract=None)
-    score = game_for(variant).score(tally, opts)
-    result: dict[str, Any] = {"losses_added": {
-        names[s]: v for s, v in enumerate(score.losses or ()) if v}}
-    if score.winner is not None:
-        result["out"] = names[score.winner]  # went out: everyone else loses
-    return {"totals": totals, "result": result}
+    return game_for(variant).score_case(data, opts)
 
 
 @_command("score")
@@ -1685,6 +1259,7 @@ def solve_command(
         from .solver import cli_support as cs
     except ImportError:
         _bad("the solver needs numba: pip install 'tute[solver]'")
+    _preparing("en", screen_only=True)
     if record is not None:
         res = cs.solve_record(_read_record(str(record)), tt_mb=tt_mb, threads=threads)
         typer.echo(json.dumps(res) if as_json else cs.format_analysis(res))
@@ -1736,6 +1311,7 @@ def analyze_command(
         _fail(_record_error_text(exc))
     show = sys.stderr.isatty()
     bar = _progress_bar(show)
+    _preparing("en", screen_only=True)
     report = analyze_deals(deals, kind=kind, worlds=worlds, seed=seed, move_time=move_time,
                            progress=bar, stock_limit=stock_limit)
     if show:
@@ -2064,10 +1640,23 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
             _plain_review(deal, w)
 
 
+def _preparing(lang: str, *, screen_only: bool = False) -> None:
+    """Before the exact solver's first use in this process, say on stderr that it is being
+    prepared: numba compiles it, half a minute on a fresh install, with nothing else shown
+    (``screen_only``: for a person at a terminal; a script reading stderr gets errors only)."""
+    from .hints import analyser_ready
+
+    if screen_only and not sys.stderr.isatty():
+        return
+    if not analyser_ready():
+        typer.echo(_tr(lang, "solver_preparing"), err=True)
+
+
 def _plain_review(deal: Deal, w: _Words) -> None:
     """After a deal: the three costliest decisions of each side, all hands open."""
     from .tui.session import deal_review
 
+    _preparing(w.lang)
     typer.echo("")
     for line in deal_review(deal, w.lang, w.side, w.seat):
         typer.echo(line)
@@ -2118,6 +1707,7 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         if key in ("!", "pista", "hint"):
             from .tui.session import hint_line
 
+            _preparing(w.lang)
             typer.echo(hint_line(w.lang, view, (deal.seed or 0) * 1009 + len(deal.actions)))
             continue
         if key in ("g", "guardar", "save") and save is not None:

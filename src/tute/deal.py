@@ -60,9 +60,11 @@ from .games.base import (
     EXCHANGE,
     TRUMP,
     TUTE,
+    AuctionRules,
     Extras,
     Layout,
     Poll,
+    StockDraw,
     Tally,
 )
 from .games.base import (
@@ -846,7 +848,8 @@ class Deal:
             return [*self._decls(seat), PASS]
         if kind == BID:
             assert self._auction is not None
-            return [PASS, *(Bid(b) for b in self._game.bids(self._auction, self.options))]
+            auction: AuctionRules = self._game  # type: ignore[assignment]  # the flag says so
+            return [PASS, *(Bid(b) for b in auction.bids(self._auction, self.options))]
         if kind == _TAKEOVER:
             return [TAKEOVER, PASS]
         if kind == DISCARD:
@@ -922,7 +925,8 @@ class Deal:
             kind = self._queue[0].kind
             if isinstance(act, Bid) and kind == BID:
                 assert self._auction is not None
-                return self._game.why_not_bid(act.points, self._auction, self.options)
+                game: AuctionRules = self._game  # type: ignore[assignment]
+                return game.why_not_bid(act.points, self._auction, self.options)
             if isinstance(act, Discard) and kind == DISCARD:
                 return Refusal.of("discard_not_held", card=str(act.card), seat=seat)
             if isinstance(act, ThrowIn) and kind == _THROW:
@@ -1182,8 +1186,8 @@ class Deal:
         self._window = self._window_seats = 0
         winner = self._leader
         stock = self._stock
-        self._hands, self._known, draws = self._game.draw(stock, self._hands, self._known,
-                                                          winner)
+        game: StockDraw = self._game  # type: ignore[assignment]  # only stock games draw
+        self._hands, self._known, draws = game.draw(stock, self._hands, self._known, winner)
         for seat, card, public in draws:
             self._events.append(Drew(seat, ALL_CARDS[card], public))
         self._stock = stock[self._n:]
@@ -1352,7 +1356,7 @@ class Deal:
 
     def _auction_next(self, seat: int) -> None:
         assert self._auction is not None
-        game = self._game
+        game: AuctionRules = self._game  # type: ignore[assignment]
         order = self._trick_seats(self.mano, self._k)
         nxt = game.next_bidder(self._auction, seat, order, self.options)
         if nxt is not None:
@@ -1377,7 +1381,8 @@ class Deal:
         self._actions.append(TAKEOVER)
         assert self._contract is not None
         bidder = self._contract[0]
-        self._contract = self._game.take_over(self._contract, seat, self.options)
+        game: AuctionRules = self._game  # type: ignore[assignment]
+        self._contract = game.take_over(self._contract, seat, self.options)
         hands = list(self._hands)
         hands[seat], hands[bidder] = hands[bidder], 0
         self._hands = tuple(hands)
@@ -1398,7 +1403,8 @@ class Deal:
             hands = self._hands
             self._hands = (*hands[:declarer], hands[declarer] | 1 << self._widow,
                            *hands[declarer + 1:])
-        self._queue = (self._game.declarer_poll(declarer, self._widow),)
+        game: AuctionRules = self._game  # type: ignore[assignment]
+        self._queue = (game.declarer_poll(declarer, self._widow),)
 
     def _discard_card(self, seat: int, act: Discard) -> None:
         self._actions.append(act)
@@ -1416,7 +1422,8 @@ class Deal:
         self._events.append(TrumpNamed(seat, act.suit))
         self._queue = ()
         self._phase = _PLAY
-        leader = self._game.first_leader(seat, self.dealer, self._hands, self.options)
+        game: AuctionRules = self._game  # type: ignore[assignment]
+        leader = game.first_leader(seat, self.dealer, self._hands, self.options)
         self._leader = self._to_move = leader
 
     # ---------------------------------------------------------------- table customs

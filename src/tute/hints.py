@@ -82,6 +82,17 @@ def _word(lang: str, value: Any) -> Any:
     return value
 
 
+def analyser_ready() -> bool:
+    """Whether a hint or a review starts searching at once: False until the exact solver's
+    compiled code is loaded in this process (its first use compiles it, half a minute on a
+    fresh install). Without numba hints use rollouts only: nothing to prepare."""
+    try:
+        from .solver import compiled
+    except ImportError:
+        return True
+    return compiled()
+
+
 _SOLVER: list[Solver | None] = []
 
 

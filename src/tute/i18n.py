@@ -221,6 +221,14 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "review_uncovered": "El análisis exacto no llega a las jugadas de esta mano.",
         "review_wait": "Revisando la mano…",
         "review_failed": "No se pudo revisar la mano: {why}",
+        # --- the auction typed as numbers; the analyser's first start (hooks branch)
+        "bid_typed": "Puja: {points} · Intro para pujar",
+        "bid_confirm": "¿Pujar {points}? La mínima es {minimum}. Intro confirma; otra tecla "
+                       "la deja.",
+        "bid_cancelled": "Puja sin hacer.",
+        "solver_preparing": "Preparando el analizador… (la primera vez tarda un poco)",
+        "help_bids": "Pujas: también con su cifra (7, 0 e Intro puja 70; Retroceso borra). Una "
+                     "puja por encima de la mínima se confirma con Intro.",
     },
     "en": {
         "title": "Tute",
@@ -417,6 +425,14 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "review_uncovered": "The exact analysis does not reach the moves of this deal.",
         "review_wait": "Reviewing the deal…",
         "review_failed": "The deal could not be reviewed: {why}",
+        # --- the auction typed as numbers; the analyser's first start (hooks branch)
+        "bid_typed": "Bid: {points} · Enter to bid",
+        "bid_confirm": "Bid {points}? The lowest is {minimum}. Enter confirms; any other key "
+                       "drops it.",
+        "bid_cancelled": "No bid made.",
+        "solver_preparing": "Preparing the analyser… (the first time takes a while)",
+        "help_bids": "Bids: by their number too (7, 0 and Enter bids 70; Backspace deletes). A "
+                     "bid over the lowest one is confirmed with Enter.",
     },
 }
 

@@ -1,8 +1,8 @@
 """The ``policy`` bot: plays from a saved policy file (``policy:path/to/file.npz``).
 
 A policy is a small multilayer perceptron over the observation vector of
-:mod:`tute.rl.encoding` (docs/rl.md), computed from the bot's own seat view only
-(:func:`tute.rl.encoding.encode_view`), with the illegal actions masked out. Playing needs
+:mod:`tute.bots.encoding` (docs/rl.md), computed from the bot's own seat view only
+(:func:`tute.bots.encoding.encode_view`), with the illegal actions masked out. Playing needs
 NumPy and nothing else (no torch): the file is written by :func:`write_policy` from plain
 arrays, whatever trained them (``examples/train_policy.py`` trains one with NumPy alone).
 
@@ -150,8 +150,8 @@ def write_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], *, variant
     size and action catalogue. Returns the path written (``.npz`` appended if missing)."""
     import numpy as np
 
-    from ..rl.encoding import ActionCatalogue, Layout
     from ..variants import find_variant
+    from .encoding import ActionCatalogue, Layout
 
     var = find_variant(variant)
     opts = var.resolve(dict(options or {}))
@@ -212,8 +212,8 @@ class PolicyBot(Bot):
         key = (view.variant, view.options)
         cat = self._games.get(key)
         if cat is None:
-            from ..rl.encoding import ActionCatalogue, Layout
             from ..variants import find_variant
+            from .encoding import ActionCatalogue, Layout
 
             var = find_variant(view.variant)
             size = Layout.of(var, view.options).size
@@ -236,7 +236,7 @@ class PolicyBot(Bot):
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         import numpy as np
 
-        from ..rl.encoding import encode_view
+        from .encoding import encode_view
 
         cat = self._catalogue(view)
         ids = cat.ids(legal)

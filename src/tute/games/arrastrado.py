@@ -4,11 +4,12 @@ turned from the dealer's hand; lost games, a winner per deal, or payments."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import ALL_CARDS, DECK_40, parse_card
 from ..errors import TuteError
+from ..fields import bad, read_seat
 from ..scoring import LAST_TRICK_BONUS, losses_3p, payments_3p, winner_3p
 from ..variants import Options
 from ..views import DealResult
@@ -27,6 +28,7 @@ from .base import (
     individual_goal,
     table_target,
 )
+from .cases import check_parties, check_totals, named_parties, seat_totals, tute_side
 from .parejas import Turned
 
 
@@ -34,7 +36,6 @@ class Arrastrado(Turned):
     __slots__ = ()
     family = "arrastrado"
     exchanges = True
-    schema = "three"
 
     def seat_count(self, options: Options) -> int:
         return options.players
@@ -121,6 +122,39 @@ class Arrastrado(Turned):
         own = tally.points[winner] + (LAST_TRICK_BONUS if tally.last_side == winner else 0)
         pay = payments_3p(tally.seat_cantes, winner, own, tute=tute_seat is not None)
         return Score(winner, games, balances=tuple(pay))
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: seats as parties (card points, cantes, last trick) or their totals and
+        ``last_trick``; lost games, the deal's winner or payments, by ``scoring_3p``."""
+        n = self.seat_count(opts)
+        names = [f"seat{i}" for i in range(n)]
+        tute = tute_side(data, names, n, lambda s: s)
+        parties = named_parties(data, names, required=False)
+        last: int | None
+        if parties is not None:
+            check_parties(parties, complete=tute is None)
+            totals = {p.name: p.total() for p in parties}
+            check_totals(data, totals)
+            last = next((i for i, p in enumerate(parties) if p.last_trick), None)
+        else:
+            totals = seat_totals(data, names, 230)
+            lt = data.get("last_trick")
+            last = None if lt is None else read_seat(lt, "last_trick", n)
+        values = [totals[k] for k in names]
+        if opts.scoring_3p == "losses":
+            losses = losses_3p(values, last, opts, tute_seat=tute)
+            return {"totals": totals,
+                    "result": {"losses_added": {names[i]: v for i, v in sorted(losses.items())}}}
+        win = winner_3p(values, last, opts, tute_seat=tute)
+        if opts.scoring_3p == "winner_per_deal":
+            return {"totals": totals, "result": {"winner": names[win]}}
+        if parties is None:
+            bad("field 'seat0': scoring_3p=payments needs each seat's card_points, cantes and "
+                "last_trick, not only totals")
+        pay = payments_3p([p.cantes for p in parties], win, parties[win].total(False),
+                          tute=tute is not None)
+        balance = {names[j]: pay[j] for j in range(n)}
+        return {"totals": totals, "result": {"winner": names[win], "balances": balance}}
 
     def goal_info(self, options: Options) -> dict[str, Any]:
         if options.scoring_3p == "winner_per_deal":

@@ -9,11 +9,12 @@ match, so that a game's module imports neither.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ALL_CARDS, GUINOTE, RankOrder, Suit, parse_card
 from ..errors import TuteError
+from ..fields import bad
 from ..messages import Refusal
 from ..rules import Declaration, exchange_card
 from ..variants import Options, Variant
@@ -21,8 +22,8 @@ from ..views import DealResult
 
 __all__ = [
     "BID", "CANTE", "CLAIM", "DISCARD", "EXCHANGE", "TAKEOVER", "THROW", "TRUMP", "TUTE",
-    "Extras", "Game", "KernelConfig", "Layout", "MatchStep", "MatchTally", "Poll", "Score",
-    "Tally",
+    "AuctionRules", "Extras", "Game", "IndividualScore", "KernelConfig", "Layout", "MatchStep",
+    "MatchTally", "Poll", "Score", "StockDraw", "Tally",
 ]
 
 # The hooks' data are named tuples: cheap to build on every trick and every deal.
@@ -142,6 +143,9 @@ class Game:
     keeps_cotos: ClassVar[bool] = False
     #: cabrón: no trump at the start; a king and caballo in one trick name it
     trump_changes: ClassVar[bool] = False
+    #: the cards of a trick sing (cabrón): a king and its caballo falling in one trick are its
+    #: winner's cante, and nothing is declared from a hand
+    cantes_in_tricks: ClassVar[bool] = False
     #: the 7 and the 2 of trumps may take a face-up card (the upcard, arrastrado's table card)
     exchanges: ClassVar[bool] = False
     #: an auction before the first lead (subastado)
@@ -149,8 +153,6 @@ class Game:
     #: the message (a key of the page's catalogue) that tells the stock is over and which
     #: duties start: clients show it, never choose it by the game's name
     stock_over_notice: ClassVar[str] = "stockOver"
-    #: how ``tute score`` reads a deal of this game (its JSON schema, rule_cases.md S cases)
-    schema: ClassVar[str] = ""
     #: the explicit layout fields ``Deal.new`` accepts besides the hands
     extras: ClassVar[frozenset[str]] = frozenset()
 
@@ -168,6 +170,12 @@ class Game:
         """Refuse (``InvalidOptionError``) a combination of options this game does not play,
         or return them with what they imply; asked once the options are resolved."""
         return options
+
+    @property
+    def trump_fixed(self) -> bool:
+        """The trump suit is known from the deal on: not named by an auction (subastado's
+        declarer) nor by the cards of a trick (cabrón)."""
+        return not (self.auction or self.trump_changes)
 
     @property
     def partnerships(self) -> bool:
@@ -220,9 +228,6 @@ class Game:
         """The layout of an explicit deal (the extras are checked by :meth:`check_extras`)."""
         _check_pack(masks, [], deck)
         return Layout()
-
-    def score_schema(self) -> str:
-        return self.schema
 
     def allowed_extras(self, options: Options) -> frozenset[str]:
         return self.extras
@@ -323,45 +328,19 @@ class Game:
     # ---------------------------------------------------------------- scoring and match
 
     def score(self, tally: Tally, options: Options) -> Score:
+        """Every game's own verdict on a finished deal."""
         raise NotImplementedError
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: one deal of this game told as data (its shape: the S cases of
+        docs/rule_cases*.md; the readers the games share are in :mod:`tute.games.cases`),
+        answered ``{"totals": ..., "result": ...}``; a bad field raises
+        :class:`tute.fields.InputError` naming it."""
+        bad(f"field 'variant': scoring of {self.variant.id} is not supported")
 
     def void_score(self, tally: Tally, options: Options) -> Score:
         """A deal thrown in (all passed, a weak hand): nobody scores."""
         return Score(games=(0,) * len(tally.totals))
-
-    # subastado's auction (see games.subastado); only asked when ``auction`` is set
-
-    def bids(self, auction: Any, options: Options) -> range:
-        raise NotImplementedError
-
-    def why_not_bid(self, points: int, auction: Any, options: Options) -> Refusal:
-        raise NotImplementedError
-
-    def next_bidder(self, auction: Any, seat: int, order: Sequence[int],
-                    options: Options) -> int | None:
-        raise NotImplementedError
-
-    def contract(self, auction: Any, mano: int, options: Options) -> Any:
-        raise NotImplementedError
-
-    def takeover_poll(self, seats: int, dealer: int, options: Options) -> Poll | None:
-        raise NotImplementedError
-
-    def take_over(self, contract: Any, seat: int, options: Options) -> Any:
-        raise NotImplementedError
-
-    def declarer_poll(self, declarer: int, widow: int) -> Poll:
-        raise NotImplementedError
-
-    def first_leader(self, declarer: int, dealer: int, hands: Sequence[int],
-                     options: Options) -> int:
-        raise NotImplementedError
-
-    # stock games: the draw
-
-    def draw(self, stock: tuple[int, ...], hands: tuple[int, ...], known: tuple[int, ...],
-             winner: int) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[int, int, bool]]]:
-        raise NotImplementedError
 
     def goal(self, options: Options) -> str:
         """The match goal in words (English; the front ends render :meth:`goal_info`)."""
@@ -422,6 +401,74 @@ class Game:
         return KernelConfig(guinote_ranks=self.variant.order is GUINOTE,
                             arrastre_cantes=self.arrastre_cantes, cabron=False,
                             solver_sides=False)
+
+
+# ---------------------------------------------------------------- capabilities
+#
+# What only some games have, each a mixin a game inherits beside :class:`Game` (before it, so
+# that its answers come first): the deal asks these hooks only where the game's flag
+# (``auction``, ``stock``) says it has them.
+
+
+class AuctionRules:
+    """An auction before the first lead (subastado): the bids on offer, whose turn, the
+    contract, the idle dealer's takeover, the declarer's widow and trumps, the first lead."""
+
+    __slots__ = ()
+    auction: ClassVar[bool] = True
+
+    def bids(self, auction: Any, options: Options) -> range:
+        raise NotImplementedError
+
+    def why_not_bid(self, points: int, auction: Any, options: Options) -> Refusal:
+        raise NotImplementedError
+
+    def next_bidder(self, auction: Any, seat: int, order: Sequence[int],
+                    options: Options) -> int | None:
+        raise NotImplementedError
+
+    def contract(self, auction: Any, mano: int, options: Options) -> Any:
+        raise NotImplementedError
+
+    def takeover_poll(self, seats: int, dealer: int, options: Options) -> Poll | None:
+        raise NotImplementedError
+
+    def take_over(self, contract: Any, seat: int, options: Options) -> Any:
+        raise NotImplementedError
+
+    def declarer_poll(self, declarer: int, widow: int) -> Poll:
+        raise NotImplementedError
+
+    def first_leader(self, declarer: int, dealer: int, hands: Sequence[int],
+                     options: Options) -> int:
+        raise NotImplementedError
+
+
+class StockDraw:
+    """A stock and its face-up card (the stock games): after every trick each player draws."""
+
+    __slots__ = ()
+    stock: ClassVar[bool] = True
+
+    def draw(self, stock: tuple[int, ...], hands: tuple[int, ...], known: tuple[int, ...],
+             winner: int) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[int, int, bool]]]:
+        """The new hands, the new public knowledge and the draws (seat, card, face up)."""
+        raise NotImplementedError
+
+
+class IndividualScore:
+    """Each for himself, a match of lost games (to ``loss_limit``, fewest wins) or of a
+    running balance (to ``match_target``, or over ``match_deals`` deals)."""
+
+    __slots__ = ()
+    #: the match counts lost games (else a balance of payments)
+    counts_losses: ClassVar[bool] = True
+
+    def goal_info(self, options: Options) -> dict[str, Any]:
+        return individual_goal(options, losses=self.counts_losses)
+
+    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
+        return individual_after_deal(tally, result, options)
 
 
 def _end(step: MatchStep, winner: int | None, reason: str) -> MatchStep:

@@ -6,6 +6,7 @@ porotos one is out."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from ..cards import DECK_40
@@ -14,6 +15,7 @@ from ..variants import Options
 from ..views import DealResult
 from .arrastrado import Arrastrado
 from .base import KernelConfig, MatchStep, MatchTally, Score, Tally, _end, individual_goal
+from .cases import individual_case
 
 # What the hooks cannot play yet, each with why (docs/rules-decisions.md, 2026-12-01)
 _NOT_YET: dict[tuple[str, Any], str] = {
@@ -33,7 +35,6 @@ class Cabrero(Arrastrado):
 
     __slots__ = ()
     family = "cabrero"
-    schema = "individual"  # ``tute score``: totals, tricks taken, who sang
 
     def check_options(self, options: Options) -> Options:
         for (name, value), why in _NOT_YET.items():
@@ -96,6 +97,10 @@ class Cabrero(Arrastrado):
             s for s in active if tricks[s]]
         totals = {s: tally.totals[s] if tricks[s] else 0 for s in ranked}
         return {s: 1 for s in losing(totals, options.cabrero_loser)}
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: totals, tricks taken, who sang; scored by :meth:`score`."""
+        return individual_case(self, data, opts)
 
     def goal_info(self, options: Options) -> dict[str, Any]:
         return individual_goal(options, losses=True)

@@ -4,31 +4,28 @@ takes no trick, goes over 100 or ends in the middle loses a game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import DECK_36, DECK_40, RankOrder
 from ..rules import CUARENTA, Declaration, marriage_mask, veinte
 from ..variants import Options
-from ..views import DealResult
 from .base import (
     Game,
+    IndividualScore,
     KernelConfig,
-    MatchStep,
-    MatchTally,
     Score,
     Tally,
-    individual_after_deal,
-    individual_goal,
 )
+from .cases import seat_totals, took_tricks
 
 
-class Cabron(Game):
+class Cabron(IndividualScore, Game):
     __slots__ = ()
     family = "cabron"
     arrastre_cantes = False  # no declaration windows: the cards of a trick sing
     trump_changes = True
-    schema = "cabron"
+    cantes_in_tricks = True
 
     def seat_count(self, options: Options) -> int:
         return options.players
@@ -72,11 +69,14 @@ class Cabron(Game):
                                    options.cabron_middle)
         return Score(games=(0,) * n, losses=tuple(int(s in losers) for s in range(n)))
 
-    def goal_info(self, options: Options) -> dict[str, Any]:
-        return individual_goal(options, losses=True)
-
-    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
-        return individual_after_deal(tally, result, options)
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: each seat's total and who took a trick; the losers."""
+        n = self.seat_count(opts)
+        names = [f"seat{i}" for i in range(n)]
+        totals = seat_totals(data, names, 230)
+        took = took_tricks(data, names, totals)
+        losers = cabron_losers([totals[k] for k in names], took, opts.cabron_middle)
+        return {"totals": totals, "result": {"losers": [names[i] for i in losers]}}
 
     def kernel_config(self, options: Options) -> KernelConfig:
         return KernelConfig(guinote_ranks=False, arrastre_cantes=False, cabron=True,

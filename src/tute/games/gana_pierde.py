@@ -4,6 +4,7 @@ goes out and everyone else loses. Lost games to ``loss_limit``; the fewest wins.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..cards import DECK_40
@@ -20,6 +21,7 @@ from .base import (
     _end,
     individual_goal,
 )
+from .cases import individual_case
 
 
 class GanaPierde(Arrastrado):
@@ -28,7 +30,6 @@ class GanaPierde(Arrastrado):
 
     __slots__ = ()
     family = "gana_pierde"
-    schema = "individual"  # ``tute score``: totals, tricks taken, who sang
 
     def layout(self, options: Options) -> tuple[int, int]:
         # every card dealt: 13 each and a table card with three, 10 with four, 8 with five
@@ -51,6 +52,10 @@ class GanaPierde(Arrastrado):
             return Score(out, tuple(int(s == out) for s in range(n)),
                          losses=tuple(int(s != out) for s in range(n)))
         return Score(games=(0,) * n, losses=tuple(highest_lose(tally.totals, options)))
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: totals, tricks taken, who sang; scored by :meth:`score`."""
+        return individual_case(self, data, opts)
 
     def goal_info(self, options: Options) -> dict[str, Any]:
         return individual_goal(options, losses=True)

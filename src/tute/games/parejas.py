@@ -3,7 +3,7 @@ from the dealer's last card; a series of deals or a race to a number of games (Â
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import parse_card, parse_suit
@@ -12,6 +12,7 @@ from ..scoring import score_partnership
 from ..variants import Options
 from ..views import DealResult
 from .base import Extras, Game, Layout, MatchStep, Score, Tally, _end, check_pack
+from .cases import pairs_case
 
 
 class Turned(Game):
@@ -49,7 +50,6 @@ class Turned(Game):
 class Parejas(Turned):
     __slots__ = ()
     family = "parejas"
-    schema = "pairs"
 
     def score(self, tally: Tally, options: Options) -> Score:
         special = tute_renuncio(tally, options, target=False)
@@ -62,6 +62,10 @@ class Parejas(Turned):
         if out.winner is not None:
             games[out.winner] = out.games
         return Score(winner=out.winner, games=tuple(games), replay=out.replay)
+
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: ``sides`` A and B (card points, cantes, last trick), ``mano_side``."""
+        return pairs_case(data, opts, guinote=False)
 
     def goal_info(self, options: Options) -> dict[str, Any]:
         return {"kind": options.match.mode, "n": options.match.n}

@@ -5,7 +5,7 @@ every trick, the exchange of the upcard for the 7 or the 2 of trumps, games to 1
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import ALL_CARDS, parse_card
@@ -15,19 +15,30 @@ from ..rules import Declaration, exchange_card, exchange_refusal
 from ..scoring import score_per_deal_2p, target_winner
 from ..variants import Options
 from ..views import DealResult
-from .base import EXCHANGE, Extras, Game, Layout, MatchStep, Poll, Score, Tally, _end, check_pack
+from .base import (
+    EXCHANGE,
+    Extras,
+    Game,
+    Layout,
+    MatchStep,
+    Poll,
+    Score,
+    StockDraw,
+    Tally,
+    _end,
+    check_pack,
+)
+from .cases import pairs_case, two_case
 from .parejas import tute_renuncio
 
 
-class Stock(Game):
+class Stock(StockDraw, Game):
     """Two-player Tute (habanero, corriente): no declarations in the arrastre (§3.5)."""
     __slots__ = ()
 
     family = "stock"
-    stock = True
     exchanges = True
     arrastre_cantes = False
-    schema = "two"
     extras = frozenset({"upcard", "stock"})
 
     def layout(self, options: Options) -> tuple[int, int]:
@@ -160,6 +171,10 @@ class Stock(Game):
     def void_score(self, tally: Tally, options: Options) -> Score:
         return Score(games=(0, 0), running=self._running(tally, options))
 
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: ``seat0`` and ``seat1`` (card points, cantes, last trick)."""
+        return two_case(data, opts, guinote=False)
+
     def score(self, tally: Tally, options: Options) -> Score:
         target = options.scoring_2p == "target_101"
         carry = tally.carry or (0,) * len(tally.totals)
@@ -196,8 +211,11 @@ class Guinote(Stock):
         # Guiñote in pairs is rated apart from Tute's pairs; for two, with the two-player games
         return "guinote" if self.variant.partnerships else super().rating_mode(options)
 
-    def score_schema(self) -> str:
-        return "pairs" if self.variant.partnerships else "two"
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: as the other games for as many players; a deal wins a partida."""
+        if self.variant.partnerships:
+            return pairs_case(data, opts, guinote=True)
+        return two_case(data, opts, guinote=True)
 
     def hides_cante(self, declaration: Declaration, stock_left: int, options: Options) -> bool:
         """``guinote_hide_arrastre_suit`` (rules.md §1.5, PR): a 20 sung once the stock is

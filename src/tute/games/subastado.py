@@ -5,31 +5,31 @@ alone against the others and is paid, or pays, the stake."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import ALL_CARDS, DECK_36, DECK_40, parse_card
+from ..cards import ALL_CARDS, DECK_36, DECK_40, parse_card, parse_suit
+from ..errors import TuteError
+from ..fields import bad, field, quote, read_bool, read_int, read_seat
 from ..messages import Refusal
 from ..scoring import settle_subastado
 from ..variants import MOST_POINTS, Options
-from ..views import DealResult
 from .base import (
     BID,
     DISCARD,
     TAKEOVER,
     TRUMP,
+    AuctionRules,
     Extras,
     Game,
+    IndividualScore,
     Layout,
-    MatchStep,
-    MatchTally,
     Poll,
     Score,
     Tally,
     check_pack,
-    individual_after_deal,
-    individual_goal,
 )
+from .cases import party
 
 MAX_BID = MOST_POINTS  # 120 in cards + 10 + every cante: no higher total exists
 #: bid, bidder, passed seats (mask), seats that have spoken (mask)
@@ -39,12 +39,11 @@ Contract = tuple[int, int, bool]
 NEW_AUCTION: Auction = (0, -1, 0, 0)
 
 
-class Subastado(Game):
+class Subastado(AuctionRules, IndividualScore, Game):
     __slots__ = ()
     family = "subastado"
-    schema = "subastado"
     extras = frozenset({"widow"})
-    auction = True
+    counts_losses = False  # a balance of payments
 
     def seat_count(self, options: Options) -> int:
         return options.seats  # with 4 at the table the dealer sits the deal out
@@ -183,8 +182,62 @@ class Subastado(Game):
         return Score(winner=declarer if made else None, games=(0,) * tally.seats,
                      balances=tuple(pay[p] for p in people), made=made)
 
-    def goal_info(self, options: Options) -> dict[str, Any]:
-        return individual_goal(options, losses=False)
-
-    def after_deal(self, tally: MatchTally, result: DealResult, options: Options) -> MatchStep:
-        return individual_after_deal(tally, result, options)
+    def score_case(self, data: Mapping[str, Any], opts: Options) -> dict[str, Any]:
+        """``tute score``: the contract, the declarer's deal (or total), the idle dealer and a
+        takeover; whether the contract was made and the payments."""
+        if opts.settlement != "payments":
+            bad("field 'options': settlement='points' has no per-deal formula in the rule book; "
+                "tute score settles payments only")
+        people = opts.seats
+        contract = field(data, "contract")
+        if not isinstance(contract, dict):
+            bad(f"field 'contract': expected {{declarer, bid, trump}}, got {quote(contract)}")
+        for key in ("declarer", "bid"):
+            if key not in contract:
+                bad(f"field 'contract.{key}': missing")
+        declarer = read_seat(contract["declarer"], "contract.declarer", people)
+        bid = read_int(contract["bid"], "contract.bid", opts.min_bid)
+        if contract.get("trump") is not None:
+            try:
+                parse_suit(contract["trump"])
+            except TuteError as exc:
+                bad(f"field 'contract.trump': {exc}")
+        takeover = read_bool(data.get("takeover", False), "takeover")
+        idle: int | None = None
+        if people == 4:
+            idle = read_seat(data.get("idle_dealer", 3), "idle_dealer", 4)
+            if takeover and declarer != idle:
+                bad(f"field 'contract.declarer': with a takeover the idle dealer (seat{idle}) "
+                    "is the declarer")
+            if not takeover and declarer == idle:
+                bad(f"field 'contract.declarer': seat{idle} is the idle dealer and sits out "
+                    "unless it takes over ('takeover': true)")
+        else:
+            if "idle_dealer" in data:
+                bad("field 'idle_dealer': only with options.seats = 4")
+            if takeover:
+                bad("field 'takeover': only the idle dealer of a 4-person table (seats = 4) "
+                    "can take over")
+        if takeover and not opts.dealer_takeover:
+            bad("field 'takeover': the option dealer_takeover is off")
+        if not takeover and bid % opts.bid_step:
+            bad(f"field 'contract.bid': {bid} is not a multiple of bid_step {opts.bid_step}")
+        total: int | None = None
+        if "declarer" in data:
+            p = party(f"seat{declarer}", data["declarer"], "declarer")
+            if p.cantes.count(40) > 1 or p.cantes.count(20) > 3:
+                bad(f"field 'declarer.cantes': {list(p.cantes)} is not possible in one deal")
+            total = p.total()
+        if "declarer_total" in data:
+            given = read_int(data["declarer_total"], "declarer_total", 0, 230)
+            if total is not None and total != given:
+                bad(f"field 'declarer_total': {given} but card points + cantes + last trick "
+                    f"give {total}")
+            total = given
+        if total is None:
+            bad("missing field 'declarer' (card_points, cantes, last_trick) or 'declarer_total'")
+        made, balance = settle_subastado(declarer, bid, total, opts, people=range(people),
+                                         takeover=takeover)
+        return {"totals": {f"seat{declarer}": total},
+                "result": {"made": made,
+                           "balances": {f"seat{s}": v for s, v in sorted(balance.items())}}}

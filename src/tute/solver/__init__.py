@@ -95,7 +95,15 @@ __all__ = [
     "Solver",
     "SolverError",
     "UnsupportedPositionError",
+    "compiled",
 ]
+
+def compiled() -> bool:
+    """Whether the search's machine code is loaded in this process. Its first use compiles
+    it (numba; about half a minute on a fresh install, then kept in numba's cache) or reads
+    it from that cache: the front ends say they are preparing while it is not."""
+    return bool(root_search.signatures)
+
 
 ENTRY_BYTES = 32  # three key words and one data word per table entry
 MAX_TT_MB = 4096

@@ -29,6 +29,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Select, Static
 
+from .. import hints
 from ..actions import Action
 from ..bots import BOTS, LEVELS
 from ..cards import Card
@@ -255,6 +256,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog"):
             yield Label(tr(self.lang, "help_title"), classes="title")
             yield Static(Content(tr(self.lang, "help_keys")), id="help-text")
+            yield Static(Content(tr(self.lang, "help_bids")), id="help-bids")
             yield Label(tr(self.lang, "help_close"), classes="muted")
 
     def on_key(self, event: events.Key) -> None:
@@ -481,7 +483,7 @@ class GameScreen(Screen[None]):
         if self._hinting:
             return
         self._hinting = True
-        self.say(self.t("hint_thinking"))
+        self.say(self.t("hint_thinking" if hints.analyser_ready() else "solver_preparing"))
         moves = self._moves()
 
         def work() -> None:
@@ -514,7 +516,8 @@ class GameScreen(Screen[None]):
         if lines is not None:
             box.update(Content("\n".join(lines)))
             return
-        box.update(Content(self.t("review_wait")))
+        ready = hints.analyser_ready()  # the first use compiles the solver: say so
+        box.update(Content(self.t("review_wait" if ready else "solver_preparing")))
         if self._reviewing is deal:
             return
         self._reviewing = deal

@@ -240,6 +240,8 @@ class Session:
         self.show_previous = False
         self.page = 0  # the page of a long action list
         self.pending: int | None = None  # the first digit of a two-digit card number
+        self.typed = ""  # the digits of a bid typed at an auction (70, then Enter)
+        self.confirm: Bid | None = None  # a bid over the lowest one, asked to be confirmed
         self._letters: dict[str, str] = {}  # an action on show -> its key, kept while shown
         self.history: list[_Snapshot] = list(history) if history is not None else (
             _history(match) if any(d.is_over() for d in match.deals) else [])
@@ -424,6 +426,14 @@ class Session:
         if not self.human_to_move():
             self.pending = None
             return Outcome(message=self.t("wait", who=self.seat_name(self.match.to_move or 0)))
+        confirm, self.confirm = self.confirm, None
+        if confirm is not None:  # Enter bids it; any other key lets it go
+            self.typed = ""
+            return self.play(confirm) if key == "enter" else Outcome(
+                message=self.t("bid_cancelled"))
+        bids = [a for a in self.legal() if isinstance(a, Bid)]
+        if bids and (said := self._bid_key(key, bids)) is not None:
+            return said
         hand = self.hand()
         pending, self.pending = self.pending, None
         if key.isdigit() and len(key) == 1:
@@ -444,13 +454,38 @@ class Session:
                 return Outcome()  # the page line above the buttons says where we are
         for k, action in self.action_keys():
             if k == key:
-                return self.play(action)
+                return self._bid(action, bids) if isinstance(action, Bid) else self.play(action)
         if key == "enter":
             legal = self.legal()
             if len(legal) == 1:
                 return self.play(legal[0])
             return Outcome(message=self.t("choose"))
         return Outcome(message=self.t("unknown_key", name=key))
+
+    def _bid_key(self, key: str, bids: list[Bid]) -> Outcome | None:
+        """At an auction a bid is typed as its number: digits, Backspace, then Enter (None: the
+        key is not part of a number)."""
+        if key.isdigit() and len(key) == 1:
+            self.typed = (self.typed + key)[-3:]  # no bid has more than three digits
+            return Outcome(message=self.t("bid_typed", points=int(self.typed)))
+        if key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+            return Outcome(message=self.t("bid_typed", points=int(self.typed))
+                           if self.typed else "")
+        if key == "enter" and self.typed:
+            points, self.typed = int(self.typed), ""
+            return self._bid(Bid(points), bids)
+        self.typed = ""
+        return None
+
+    def _bid(self, bid: Bid, bids: list[Bid]) -> Outcome:
+        """A bid chosen by key: the lowest one on offer is made at once; a higher one is
+        asked again first (a letter or a number mistyped must not promise 160)."""
+        lowest = min(b.points for b in bids)
+        if bid.points == lowest or bid not in bids:  # a refused bid is told why, unchanged
+            return self.play(bid)
+        self.confirm = bid
+        return Outcome(message=self.t("bid_confirm", points=bid.points, minimum=lowest))
 
     def _nth_card(self, n: int, hand: Sequence[Card]) -> Outcome:
         if not 1 <= n <= len(hand):
@@ -496,6 +531,7 @@ class Session:
         applied = self.match.apply(action)
         self.page = 0
         self.pending = None
+        self.typed, self.confirm = "", None
         self._collect(deal)
         if deal.is_over():
             self.history.append(_snapshot(self.match, index))
@@ -649,62 +685,9 @@ class Session:
         return self.t("previous_trick", n=rec.number, plays=plays,
                       who=self.seat_name(rec.winner), p=rec.points)
 
-    def _verdict(self, deal: Deal, res: DealResult) -> list[str]:
-        """What the deal decided, in the terms of its game."""
-        out: list[str] = []
-        if res.claim is not None:
-            claimant, valid, offender = res.claim
-            out.append(self.t("claim_ok" if valid else "claim_bad",
-                              who=self.seat_name(claimant),
-                              other=self.seat_name(offender) if offender is not None else ""))
-        if res.contract is not None:
-            who, bid, _trump, taken = res.contract
-            trump = (self.t("contract_trump", suit=suit_name(self.lang, deal.trump))
-                     if deal.trump is not None else "")
-            side = deal.side_of(who)
-            key = "contract_made" if res.made else "contract_failed"
-            out.append(self.t(key, who=self.seat_name(who), bid=bid, trump=trump,
-                              total=res.totals[side])
-                       + (self.t("contract_taken") if taken else ""))
-        if res.reason == "tute" and res.winner is not None:
-            out.append(self.t("deal_tute", who=self.side_name(res.winner)))
-        if res.replay:
-            out.append(self.t("deal_replay"))
-        elif res.vueltas:
-            out.append(self.t("deal_vueltas"))
-        elif res.losses is not None:
-            losers = [self.side_name(i) for i, n in enumerate(res.losses) if n]
-            if losers:
-                out.append(self.t("lose1" if len(losers) == 1 else "loseN",
-                                  who=", ".join(losers)))
-        elif res.balances is not None:
-            out.append(self.t("pays", list=" · ".join(
-                f"{self.side_name(i)} {_signed(b)}" for i, b in enumerate(res.balances))))
-        elif res.winner is not None and res.reason != "tute":
-            g = res.games[res.winner]
-            out.append(self.t("deal_winner", who=self.side_name(res.winner))
-                       + (self.t("deal_games", g=g) if g > 1 else ""))
-        elif res.winner is None:
-            out.append(self.t("deal_no_winner"))
-        return out
-
     def _summary(self, deal: Deal, index: int) -> list[str]:
-        res: DealResult = deal.result()
         lines = [self.t("deal_over", k=self.deal_number(index))]
-        if res.void is not None:
-            lines.append(self.t("void_" + res.void) if f"void_{res.void}" in _VOIDS
-                         else self.t("void_other", why=res.void))
-        else:
-            for i, total in enumerate(res.totals):
-                cantes = sum(res.cantes[i])
-                lines.append(self.t(
-                    "totals_line", side=self.side_name(i), total=total, cards=res.card_points[i],
-                    cantes=self.t("plus_cantes", n=cantes) if cantes else "",
-                    last=self.t("plus_last") if res.last_trick[i] else ""))
-            if res.running is not None and deal.carry is not None:  # the deal de vueltas
-                lines.append(self.t("running", pts=" · ".join(
-                    f"{self.side_name(i)} {r}" for i, r in enumerate(res.running))))
-            lines.extend(self._verdict(deal, res))
+        lines += deal_end_lines(self.lang, deal, self.seat_name, self.side_name)
         lines.append(self.score_text())
         if self.match.is_over():
             mres = self.match.result()
@@ -859,6 +842,69 @@ def _uncounted(res: DealResult) -> bool:
     return res.replay or res.void is not None
 
 
+def _verdict(lang: str, deal: Deal, res: DealResult, seat_name: Callable[[int], str],
+             side_name: Callable[[int], str]) -> list[str]:
+    """What the deal decided, in the terms of its game."""
+    out: list[str] = []
+    if res.claim is not None:
+        claimant, valid, offender = res.claim
+        out.append(tr(lang, "claim_ok" if valid else "claim_bad",
+                          who=seat_name(claimant),
+                          other=seat_name(offender) if offender is not None else ""))
+    if res.contract is not None:
+        who, bid, _trump, taken = res.contract
+        trump = (tr(lang, "contract_trump", suit=suit_name(lang, deal.trump))
+                 if deal.trump is not None else "")
+        side = deal.side_of(who)
+        key = "contract_made" if res.made else "contract_failed"
+        out.append(tr(lang, key, who=seat_name(who), bid=bid, trump=trump,
+                          total=res.totals[side])
+                   + (tr(lang, "contract_taken") if taken else ""))
+    if res.reason == "tute" and res.winner is not None:
+        out.append(tr(lang, "deal_tute", who=side_name(res.winner)))
+    if res.replay:
+        out.append(tr(lang, "deal_replay"))
+    elif res.vueltas:
+        out.append(tr(lang, "deal_vueltas"))
+    elif res.losses is not None:
+        losers = [side_name(i) for i, n in enumerate(res.losses) if n]
+        if losers:
+            out.append(tr(lang, "lose1" if len(losers) == 1 else "loseN",
+                              who=", ".join(losers)))
+    elif res.balances is not None:
+        out.append(tr(lang, "pays", list=" · ".join(
+            f"{side_name(i)} {_signed(b)}" for i, b in enumerate(res.balances))))
+    elif res.winner is not None and res.reason != "tute":
+        g = res.games[res.winner]
+        out.append(tr(lang, "deal_winner", who=side_name(res.winner))
+                   + (tr(lang, "deal_games", g=g) if g > 1 else ""))
+    elif res.winner is None:
+        out.append(tr(lang, "deal_no_winner"))
+    return out
+
+
+def deal_end_lines(lang: str, deal: Deal, seat_name: Callable[[int], str],
+                   side_name: Callable[[int], str]) -> list[str]:
+    """How a finished deal ended: why it was void, or each side's total (card points,
+    cantes, last trick) and what the deal decided in its game's terms -- the end-of-deal box
+    and the record viewer say the same."""
+    res: DealResult = deal.result()
+    if res.void is not None:
+        return [tr(lang, "void_" + res.void) if f"void_{res.void}" in _VOIDS
+                else tr(lang, "void_other", why=res.void)]
+    lines = []
+    for i, total in enumerate(res.totals):
+        cantes = sum(res.cantes[i])
+        lines.append(tr(
+            lang, "totals_line", side=side_name(i), total=total, cards=res.card_points[i],
+            cantes=tr(lang, "plus_cantes", n=cantes) if cantes else "",
+            last=tr(lang, "plus_last") if res.last_trick[i] else ""))
+    if res.running is not None and deal.carry is not None:  # the deal de vueltas
+        lines.append(tr(lang, "running", pts=" · ".join(
+            f"{side_name(i)} {r}" for i, r in enumerate(res.running))))
+    return lines + _verdict(lang, deal, res, seat_name, side_name)
+
+
 class Replay:
     """A game record (a deal or a match) shown one action at a time."""
 
@@ -892,11 +938,11 @@ class Replay:
             take = min(size, left)
             deals.append({**entry, "actions": list(entry.get("actions", []))[:take]})
             left -= take
-            if take < size:
+            if take < size or not left:  # a deal's last action shows how it ended
                 break
         rec["deals"] = deals
         match = Match.from_record(rec)
-        return match.deal, len(match.deals)
+        return match.deals[len(deals) - 1], len(deals)
 
     def lines(self) -> list[str]:
         deal, k = self.deal_at(self.step)
@@ -919,9 +965,16 @@ class Replay:
                        + ", ".join(f"{t('seat', n=s)} {c}" for s, c in last.plays()))
         if deal.actions:
             out.append(f"→ {deal.actions[-1]}")
-        if deal.is_over():
-            res = deal.result()
-            out.append(" · ".join(str(x) for x in res.totals))
+        if deal.is_over():  # how it ended: why, who won, the points
+            def seat(n: int) -> str:
+                return t("seat", n=n)
+
+            def side(i: int) -> str:
+                if not deal.variant.partnerships:
+                    return seat(i)
+                return t("side_a" if i == 0 else "side_b")
+
+            out += deal_end_lines(self.lang, deal, seat, side)
         out.append(t("replay_step", k=self.step, n=self.total))
         if self.step == self.total:
             out.append(t("replay_end"))

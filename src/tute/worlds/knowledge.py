@@ -304,14 +304,13 @@ def _exclusions(play: Play, opts: Options, var: Variant) -> int:
 
 def _trick_cantes(var: Variant) -> bool:
     """Cantes fall in tricks by themselves and name trumps (cabrón): none is shown from a
-    hand. The game says so (``Game.trump_changes``); no variant id is read here."""
-    return game_for(var).trump_changes
+    hand. The game says so (``Game.cantes_in_tricks``); no variant id is read here."""
+    return game_for(var).cantes_in_tricks
 
 
 def _trump_from_deal(var: Variant) -> bool:
     """The trump suit is known from the deal on (not named by an auction or a trick)."""
-    game = game_for(var)
-    return not (game.auction or game.trump_changes)
+    return game_for(var).trump_fixed
 
 
 def _kept_rights(var: Variant, opts: Options) -> bool:

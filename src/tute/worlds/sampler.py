@@ -882,7 +882,7 @@ def _script(k: Knowledge) -> list[Action | None]:
     Trick ends, draws, the auction's end, cabrón's cantes, the compulsory table exchanges and
     the deal's end are the engine's own events, not actions."""
     assert k.history.events is not None
-    cabron = game_for(k.variant).trump_changes
+    cabron = game_for(k.variant).cantes_in_tricks
     table = k.view.table_card is not None and k.options.exchange_mandatory
     stop = k.options.vueltas_claim == "manual"
     out: list[Action | None] = []
@@ -983,7 +983,7 @@ class _ViewReplay:
             plays.append((p.seat, ALL_CARDS[p.card]))
         self.plays = plays
         self.cantes: list[tuple[int, Declaration, int]] = [
-            (s, d, 0) for s, d, _ in view.cantes] if not deal.game.trump_changes else []
+            (s, d, 0) for s, d, _ in view.cantes] if not deal.game.cantes_in_tricks else []
         trump = None if view.trump is None else int(view.trump)
         self.shown = [declaration_cards(d, trump, deal.order) for _, d, _ in self.cantes]
         self.swaps = list(view.exchanges)[len(deal.exchanges):]  # compulsory ones are made
