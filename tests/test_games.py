@@ -270,8 +270,13 @@ def _imports(path: Path, module: str) -> set[str]:
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package[: len(package) - node.level + 1]
             parts = [*base, *(node.module.split(".") if node.module else [])]
-            out.add(".".join(parts))
-            out.update(".".join([*parts, a.name]) for a in node.names)
+            where = SRC.joinpath(*parts[1:])
+            names = [a.name for a in node.names]
+            # "from . import routes" names a submodule, not the package's own code
+            if node.module or not all((where / f"{n}.py").exists() or (where / n).is_dir()
+                                      for n in names):
+                out.add(".".join(parts))
+            out.update(".".join([*parts, n]) for n in names)
     return out
 
 

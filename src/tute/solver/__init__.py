@@ -392,7 +392,7 @@ class Solver:
         rules = (deal.variant.id, deal.options)
         if (self._stock is None or self._stock_rules != rules
                 or len(self._stock.table) > STOCK_TABLE_MAX):
-            self._stock = StockSearch(self)
+            self._stock = StockSearch(self, taken_margin, SearchInterrupted)
             self._stock_rules = rules
         return self._stock
 

@@ -23,7 +23,7 @@ it by stock size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Exchange, Pass
@@ -79,11 +79,12 @@ class StockSearch:
     """The search of one set of rules: the solver whose numba search values the leaves (and
     counts the nodes), and a table of bounds that every query under those rules shares."""
 
-    def __init__(self, solver: Solver) -> None:
-        from . import taken_margin  # the package imports this module first
-
+    def __init__(self, solver: Solver, taken: Callable[[Deal], int],
+                 interrupted: type[Exception]) -> None:
+        # the package's margin and interruption are handed in: it imports this module first
         self.solver = solver
-        self.taken = taken_margin
+        self.taken = taken
+        self.interrupted = interrupted
         self.table: dict[tuple[object, ...], tuple[int, int, Action | None]] = {}
 
     def _leaf(self, deal: Deal, alpha: int, beta: int) -> int | None:
@@ -114,9 +115,7 @@ class StockSearch:
             return leaf
         self.solver.stock_nodes += 1
         if self.solver._interrupted:
-            from . import SearchInterrupted
-
-            raise SearchInterrupted
+            raise self.interrupted
         key = state_key(deal)
         taken = self.taken(deal)
         first: Action | None = None
