@@ -7,7 +7,7 @@ contract) it answers as data (:mod:`tute.games.subastado`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 from . import endings
 from .actions import PASS, TAKEOVER, Action, Bid, ChooseTrump, Discard, TakeOver
@@ -23,13 +23,23 @@ if TYPE_CHECKING:
     from .deal import Deal
 
 
-class Auction(NamedTuple):
-    """The auction and what it decided."""
+class Auction:
+    """The auction and what it decided. Never changed once made (a new one replaces it)."""
 
-    bidding: tuple[int, int, int, int]  # bid, bidder, passed seats (mask), spoken (mask)
-    contract: tuple[int, int, bool] | None  # declarer, bid, taken over
-    widow: int  # with widow_card: the face-down 40th card (-1 after the discard)
-    discard: int  # with widow_card: the card the declarer put aside (counts for him)
+    __slots__ = ("bidding", "contract", "widow", "discard")
+
+    def __init__(self, bidding: tuple[int, int, int, int], contract: tuple[int, int, bool] | None,
+                 widow: int, discard: int) -> None:
+        self.bidding: Final = bidding  # bid, bidder, passed seats (mask), spoken (mask)
+        self.contract: Final = contract  # declarer, bid, taken over
+        # with widow_card: the face-down 40th card (-1 after the discard), and the card the
+        # declarer put aside (counts for him)
+        self.widow: Final = widow
+        self.discard: Final = discard
+
+    def __repr__(self) -> str:
+        return (f"Auction(bidding={self.bidding}, contract={self.contract}, "
+                f"widow={self.widow}, discard={self.discard})")
 
 
 def opening(widow: int) -> Auction:
@@ -81,8 +91,8 @@ def passed(deal: Deal, seat: int, kind: str) -> None:
         auction = deal._auction
         assert auction is not None
         bid, bidder, out, spoken = auction.bidding
-        deal._auction = auction._replace(bidding=(bid, bidder, out | 1 << seat,
-                                                  spoken | 1 << seat))
+        deal._auction = Auction((bid, bidder, out | 1 << seat, spoken | 1 << seat),
+                                auction.contract, auction.widow, auction.discard)
         _next(deal, seat)
     else:
         deal._queue = ()
@@ -93,7 +103,8 @@ def _bid(deal: Deal, seat: int, act: Bid) -> None:
     auction = deal._auction
     assert auction is not None
     _points, _bidder, out, spoken = auction.bidding
-    deal._auction = auction._replace(bidding=(act.points, seat, out, spoken | 1 << seat))
+    deal._auction = Auction((act.points, seat, out, spoken | 1 << seat), auction.contract,
+                            auction.widow, auction.discard)
     deal._events.append(BidMade(seat, act.points))
     _next(deal, seat)
 
@@ -115,7 +126,7 @@ def _next(deal: Deal, seat: int) -> None:
         deal._void = "all_pass"
         endings.finish(deal, "void", None)
         return
-    deal._auction = auction._replace(contract=contract)
+    deal._auction = Auction(auction.bidding, contract, auction.widow, auction.discard)
     deal._events.append(AuctionWon(contract[0], contract[1]))
     poll = game.takeover_poll(deal._n, deal.dealer, deal.options)
     if poll is not None:
@@ -131,7 +142,7 @@ def _take_over(deal: Deal, seat: int) -> None:
     assert auction is not None and auction.contract is not None
     bidder = auction.contract[0]
     contract = deal._game.take_over(auction.contract, seat, deal.options)
-    deal._auction = auction._replace(contract=contract)
+    deal._auction = Auction(auction.bidding, contract, auction.widow, auction.discard)
     hands = list(deal._hands)
     hands[seat], hands[bidder] = hands[bidder], 0
     deal._hands = tuple(hands)
@@ -163,7 +174,7 @@ def _discard(deal: Deal, seat: int, act: Discard) -> None:
     card = act.card.index
     hands = deal._hands
     deal._hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
-    deal._auction = auction._replace(widow=-1, discard=card)
+    deal._auction = Auction(auction.bidding, auction.contract, -1, card)
     deal._events.append(Discarded(seat, act.card))
     deal._queue = (Poll(seat, TRUMP),)
 

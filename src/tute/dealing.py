@@ -169,7 +169,9 @@ def start(deal: Deal, receivers: list[int], layout: Layout) -> None:
     queue.extend(game.opening_polls(receivers, opts, tutes, possible))
     due = stockpile.kept_rights(deal, game.opening_rights(receivers, opts, possible))
     if due:
-        deal._pile = deal._pile._replace(due=due)
+        pile = deal._pile
+        deal._pile = stockpile.Stock(pile.cards, pile.upcard, pile.pending, pile.table_card,
+                                     pile.exchanges, due)
     if queue:
         deal._queue = tuple(queue)
         deal._phase = POLL

@@ -6,7 +6,7 @@ of a deal (the draw, the exchange rights, the exchange itself)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 from .actions import Action, Exchange
 from .cards import ALL_CARDS
@@ -19,18 +19,31 @@ if TYPE_CHECKING:
     from .games.base import Layout
 
 
-class Stock(NamedTuple):
-    """The stock, the face-up cards an exchange may take, and the exchange rights."""
+class Stock:
+    """The stock, the face-up cards an exchange may take, and the exchange rights. Never
+    changed once made (a new one replaces it); a class with slots rather than a named tuple,
+    as a playout reads it at every turn and makes one at every trick."""
 
-    cards: tuple[int, ...]  # the stock games' stock, top first, the upcard last
-    upcard: int  # the face-up card under the stock (-1: none)
-    pending: bool  # a draw is due once the polls of the trick's end are answered
-    table_card: int  # arrastrado: the card left on the table (out of play), -1: none
-    exchanges: tuple[tuple[int, int, int], ...]  # (seat, card given, card taken)
-    # The exchange rights kept for a seat's next turn (rules-decisions.md, "Asking nobody"):
-    # the 7 and 2 of trumps it held when the rule book granted the right. A mask of cards, as
-    # a card names the hand that holds it; never shown in a view or an event.
-    due: int
+    __slots__ = ("cards", "upcard", "pending", "table_card", "exchanges", "due")
+
+    def __init__(self, cards: tuple[int, ...], upcard: int, pending: bool, table_card: int,
+                 exchanges: tuple[tuple[int, int, int], ...], due: int) -> None:
+        self.cards: Final = cards  # the stock games' stock, top first, the upcard last
+        self.upcard: Final = upcard  # the face-up card under the stock (-1: none)
+        # a draw is due once the polls of the trick's end are answered
+        self.pending: Final = pending
+        # arrastrado: the card left on the table (out of play), -1: none
+        self.table_card: Final = table_card
+        self.exchanges: Final = exchanges  # (seat, card given, card taken)
+        # The exchange rights kept for a seat's next turn (rules-decisions.md, "Asking
+        # nobody"): the 7 and 2 of trumps it held when the rule book granted the right. A
+        # mask of cards, as a card names the hand that holds it; never shown in a view or an
+        # event.
+        self.due: Final = due
+
+    def __repr__(self) -> str:
+        return (f"Stock(cards={self.cards}, upcard={self.upcard}, pending={self.pending}, "
+                f"table_card={self.table_card}, exchanges={self.exchanges}, due={self.due})")
 
 
 def dealt(layout: Layout) -> Stock:
@@ -52,10 +65,10 @@ def swap_table(deal: Deal, seat: int, give: int) -> None:
                    *known[seat + 1:])
     exchanges = (*pile.exchanges, (seat, give, take))
     if pile.table_card >= 0:
-        deal._pile = pile._replace(table_card=give, exchanges=exchanges)
+        deal._pile = Stock(pile.cards, pile.upcard, pile.pending, give, exchanges, pile.due)
     else:
-        deal._pile = pile._replace(upcard=give, cards=(*pile.cards[:-1], give),
-                                   exchanges=exchanges)
+        deal._pile = Stock((*pile.cards[:-1], give), give, pile.pending, pile.table_card,
+                           exchanges, pile.due)
     deal._events.append(Exchanged(seat, ALL_CARDS[give], ALL_CARDS[take]))
 
 
