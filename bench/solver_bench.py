@@ -63,7 +63,7 @@ def timed(solver: Solver, deals: list[tute.Deal],
 def arrastre_endgame(seed: int) -> tute.Deal:
     rng = random.Random(seed)
     deal = tute.Deal.new("tute_2p_habanero", seed=seed)
-    while deal.in_stock_phase or deal._draw_pending or (
+    while deal.in_stock_phase or deal._pile.pending or (
             deal._phase == 1 and deal._queue[0][1] != "cante"):
         acts = deal.legal_actions()
         deal.apply(acts[rng.randrange(len(acts))])

@@ -136,7 +136,7 @@ OPTION_SETS = {
 
 
 def _card_play(deal: tute.Deal) -> bool:
-    return not (deal._stock or deal._draw_pending
+    return not (deal._pile.cards or deal._pile.pending
                 or (deal._phase == 1 and deal._queue[0][1] != "cante"))
 
 

@@ -118,7 +118,7 @@ def endgame(variant: str, options: dict[str, object], seed: int) -> tute.Deal | 
     partner_pos = 5 if deal.order is tute.GUINOTE else 6
     while not deal.is_over() and (
         deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
-        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
+        or deal._pile.pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
     ):
         acts = deal.legal_actions()
         if keep:
@@ -536,7 +536,7 @@ def _arrastre_endgame(variant: str, seed: int, left: int) -> tute.Deal:
     deal = tute.Deal.new(variant, seed=seed)
     while not deal.is_over() and (
         deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
-        or deal._draw_pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
+        or deal._pile.pending or (deal._phase == 1 and deal._queue[0][1] != "cante")
     ):
         acts = deal.legal_actions()
         deal.apply(acts[rng.randrange(len(acts))])
@@ -740,7 +740,7 @@ def _arrastre_endgame_with(variant: str, options: dict[str, object], seed: int,
     deal = tute.Deal.new(variant, seed=seed, options=options)
     while not deal.is_over() and (
         deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
-        or deal._draw_pending or deal._phase == 1
+        or deal._pile.pending or deal._phase == 1
     ):
         acts = deal.legal_actions()
         deal.apply(acts[rng.randrange(len(acts))])
@@ -869,7 +869,7 @@ def _rank_structure_positions() -> list[tuple[str, dict[str, object], tute.Deal]
                 keep = seed % 2 == 0
                 while not deal.is_over() and (
                         deal.total_tricks - len(deal.tricks) > left or deal.in_stock_phase
-                        or deal._draw_pending or deal._phase == 1):
+                        or deal._pile.pending or deal._phase == 1):
                     acts = deal.legal_actions()
                     if keep:
                         acts = [a for a in acts if not (isinstance(a, tute.Card)

@@ -54,8 +54,8 @@ def state_key(deal: Deal) -> tuple[object, ...]:
     d = deal
     return (d._hands, d._trick, d._leader, d._to_move, d._best, d._best_seat, d._ruffed,
             d._sung, d._forty_lost, d._window, d._window_seats, d._window_declared,
-            d._side_first, d._side_forfeit, d._phase, d._queue, d._stock, d._upcard,
-            d._draw_pending, d._exchange_due, d._tricks_won, d._result is None)
+            d._side_first, d._side_forfeit, d._phase, d._queue, d._pile.cards, d._pile.upcard,
+            d._pile.pending, d._pile.due, d._tricks_won, d._result is None)
 
 
 def _order(acts: Sequence[Action], first: Action | None,
@@ -90,7 +90,7 @@ class StockSearch:
     def _leaf(self, deal: Deal, alpha: int, beta: int) -> int | None:
         """The arrastre's total by the numba search (fail-soft in ``alpha, beta``), or None
         where the position is not one it takes (a poll or a draw still due)."""
-        if deal.stock_count or deal._draw_pending:
+        if deal.stock_count or deal._pile.pending:
             return None
         try:
             cfg, st = self.solver._state(deal)
