@@ -32,7 +32,7 @@ import typer
 from . import __version__
 from .actions import Action, parse_action
 from .cards import Card, Suit, parse_card, parse_suit
-from .deal import Deal, DealResult, SeatView
+from .deal import Deal, SeatView
 from .errors import RecordError, TuteError
 from .events import CardPlayed, DealEnded, Drew, Passed, TrickTaken
 from .fields import QUOTE_MAX as _QUOTE_MAX
@@ -55,7 +55,7 @@ from .i18n import (
 )
 from .match import Match
 from .messages import Refusal
-from .narration import describe
+from .narration import describe, describe_result
 from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
 from .shuffle import derive_seed, new_seed, randbelow
@@ -628,48 +628,15 @@ class _Words:
             lines.append(line)
         return lines
 
-    def result_lines(self, res: DealResult) -> list[str]:
-        parts = []
-        for i, total in enumerate(res.totals):
-            bits = [self("detail_points", n=res.card_points[i])]
-            if res.cantes[i]:
-                bits.append(self("detail_cantes", n=sum(res.cantes[i])))
-            if res.last_trick[i]:
-                bits.append(self("detail_last"))
-            parts.append(f"{self.side(i)} {total} ({' + '.join(bits)})")
-        void = getattr(res, "void", None)
-        if void:
-            return [self("void", why=void)]
-        lines = [self("result", parts=" · ".join(parts))]
-        contract = getattr(res, "contract", None)
-        if contract is not None and getattr(res, "made", None) is not None:
-            verdict = self("made") if res.made else self("failed")
-            lines.append(self("contract", who=self.seat(contract[0]), bid=contract[1],
-                              verdict=verdict))
-        balances = getattr(res, "balances", None)
-        if balances is not None:
-            lines.append(self("balances", parts=" · ".join(
-                f"{self.side(i)} {b:+d}" for i, b in enumerate(balances))))
-        losses = getattr(res, "losses", None)
-        if losses is not None and any(losses):
-            losers = [self.side(i) for i, n in enumerate(losses) if n]
-            lines.append(self("lossesN" if len(losers) > 1 else "losses1", who=", ".join(losers)))
-        if res.replay:
-            lines.append(self("replay"))
-        elif res.winner is None:
-            if getattr(res, "vueltas", False):
-                lines.append(self("vueltas"))
-        else:
-            who = self.the(self.side(res.winner))
-            g = res.games[res.winner]
-            if res.reason == "tute":
-                line = self("wins_tute", who=who)
-            elif g:
-                line = self("wins_game1" if g == 1 else "wins_games", who=who, g=g)
-            else:
-                line = self("wins", who=who)
-            lines.append(line + (self("match_won") if res.match_won else ""))
-        return lines
+    def result_lines(self, deal: Deal) -> list[str]:
+        """How the finished ``deal`` ended (tute.narration.describe_result), as the terminal
+        game and the page say it."""
+        sides = [deal.side_of(s) for s in range(deal.seats)]
+        return [event_text(self.lang, code, params, seat_name=self.seat, you=self.you,
+                           side_name=self.side, card=lambda c: self.card_name(parse_card(c)))
+                for code, params in describe_result(deal.result(),
+                                                    carried=deal.carry is not None,
+                                                    seat_sides=sides)]
 
     def score(self, games: Sequence[int]) -> str:
         if self.variant.partnerships:
@@ -777,7 +744,7 @@ def replay_command(
                 if said:
                     typer.echo("  " + said)
         if deal.is_over():
-            for line in w.result_lines(deal.result()):
+            for line in w.result_lines(deal):
                 typer.echo(line)
         else:
             typer.echo(w("record_unfinished", who=w.seat(deal.to_move or 0),
@@ -1367,7 +1334,7 @@ def demo_command(
                     if delay and isinstance(ev, TrickTaken):
                         time.sleep(delay)
             seen = len(events)
-        for line in w.result_lines(deal.result()):
+        for line in w.result_lines(deal):
             typer.echo(line)
         typer.echo(w("score", score=w.score(match.games), goal=w.goal(match)))
         if match.is_over():
@@ -1634,7 +1601,7 @@ def _play_loop(match: Match, w: _Words, rng: random.Random, you: int, *,
                 typer.echo(said)
         seen = len(events)
         if deal.is_over():
-            for line in w.result_lines(deal.result()):
+            for line in w.result_lines(deal):
                 typer.echo(line)
             typer.echo(_plain_score(match, w))
             _plain_review(deal, w)

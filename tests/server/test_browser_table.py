@@ -1153,3 +1153,24 @@ def test_the_lobby_offers_lengths_the_match_keeps(browser: Any, start: Callable[
     assert info["options"].get("loss_limit") == 1, info["options"]
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["tute_cabron", "tute_arrastrado_3p", "tute_subastado"])
+def test_every_game_says_how_a_deal_ended(browser: Any, start: Callable[..., str],
+                                          data_dir: Path, variant: str) -> None:
+    """The end-of-deal dialog says what the deal decided in its game's terms (who lost a
+    game, who paid, a contract made or failed) as the server words it: cabrón and arrastrado
+    once said nothing at all."""
+    tid, tokens, m = seeded(
+        data_dir, variant,
+        lambda m: len(m.deal.tricks) == m.deal.total_tricks - 1 and not m.deal.trick)
+    base = start()
+    page = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    _play_until(page, lambda: page.locator(".result-dialog").count() > 0, 60)
+    page.wait_for_selector(".result-dialog #continue-btn", state="visible", timeout=10_000)
+    said = page.inner_text(".result-dialog .winner").strip()
+    assert said, "the deal's ending says nothing"
+    assert re.search(r"Pierden? un juego|Pagos|Contrato|Gana|Empate|Nadie|sin ganador", said), said
+    assert not page.errors, page.errors
+    page.context.close()

@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on the installation
 from ..cards import ALL_CARDS, Card
 from ..deal import Deal
 from ..match import Match
-from ..narration import describe
+from ..narration import describe, describe_result
 from ..rules import Declaration
 
 __all__ = [
@@ -207,9 +207,13 @@ def deal_summary(deal: Deal, number: int) -> dict[str, Any] | None:
         return None
     tricks = deal.tricks
     last = tricks[-1] if tricks else None
+    sides = [deal.side_of(s) for s in range(deal.seats)]
     return {
         "number": number,
         "result": deal.result().to_json(),
+        # how it ended, worded by the page from the catalogue as the terminal game words it
+        "say": [{"code": code, "params": params} for code, params in describe_result(
+            deal.result(), carried=deal.carry is not None, seat_sides=sides)],
         "last_trick": None if last is None else {
             "number": last.number, "leader": last.leader, "winner": last.winner,
             "points": last.points, "cards": [str(c) for c in last.cards],

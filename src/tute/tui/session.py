@@ -32,7 +32,7 @@ from ..actions import (
     ThrowIn,
 )
 from ..bots import Bot, make_bot
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..deal import Deal, DealResult, SeatView
 from ..errors import TuteError
 from ..events import (
@@ -41,10 +41,10 @@ from ..events import (
     Drew,
     Passed,
 )
-from ..i18n import GOAL_PHRASES, event_text, game_name, refusal_text, suit_name, tr
+from ..i18n import GOAL_PHRASES, card_name, event_text, game_name, refusal_text, suit_name, tr
 from ..match import Match
 from ..messages import Refusal
-from ..narration import describe
+from ..narration import describe, describe_result
 from ..rules import Declaration
 from ..shuffle import derive_seed
 from ..variants import Variant
@@ -795,7 +795,6 @@ class Session:
         return self.t("saved", path=str(target))
 
 
-_VOIDS = frozenset({"void_all_pass", "void_weak_hand"})
 
 
 def hint_line(lang: str, view: SeatView, seed: int) -> str:
@@ -842,67 +841,15 @@ def _uncounted(res: DealResult) -> bool:
     return res.replay or res.void is not None
 
 
-def _verdict(lang: str, deal: Deal, res: DealResult, seat_name: Callable[[int], str],
-             side_name: Callable[[int], str]) -> list[str]:
-    """What the deal decided, in the terms of its game."""
-    out: list[str] = []
-    if res.claim is not None:
-        claimant, valid, offender = res.claim
-        out.append(tr(lang, "claim_ok" if valid else "claim_bad",
-                          who=seat_name(claimant),
-                          other=seat_name(offender) if offender is not None else ""))
-    if res.contract is not None:
-        who, bid, _trump, taken = res.contract
-        trump = (tr(lang, "contract_trump", suit=suit_name(lang, deal.trump))
-                 if deal.trump is not None else "")
-        side = deal.side_of(who)
-        key = "contract_made" if res.made else "contract_failed"
-        out.append(tr(lang, key, who=seat_name(who), bid=bid, trump=trump,
-                          total=res.totals[side])
-                   + (tr(lang, "contract_taken") if taken else ""))
-    if res.reason == "tute" and res.winner is not None:
-        out.append(tr(lang, "deal_tute", who=side_name(res.winner)))
-    if res.replay:
-        out.append(tr(lang, "deal_replay"))
-    elif res.vueltas:
-        out.append(tr(lang, "deal_vueltas"))
-    elif res.losses is not None:
-        losers = [side_name(i) for i, n in enumerate(res.losses) if n]
-        if losers:
-            out.append(tr(lang, "lose1" if len(losers) == 1 else "loseN",
-                              who=", ".join(losers)))
-    elif res.balances is not None:
-        out.append(tr(lang, "pays", list=" · ".join(
-            f"{side_name(i)} {_signed(b)}" for i, b in enumerate(res.balances))))
-    elif res.winner is not None and res.reason != "tute":
-        g = res.games[res.winner]
-        out.append(tr(lang, "deal_winner", who=side_name(res.winner))
-                   + (tr(lang, "deal_games", g=g) if g > 1 else ""))
-    elif res.winner is None:
-        out.append(tr(lang, "deal_no_winner"))
-    return out
-
-
 def deal_end_lines(lang: str, deal: Deal, seat_name: Callable[[int], str],
                    side_name: Callable[[int], str]) -> list[str]:
-    """How a finished deal ended: why it was void, or each side's total (card points,
-    cantes, last trick) and what the deal decided in its game's terms -- the end-of-deal box
-    and the record viewer say the same."""
-    res: DealResult = deal.result()
-    if res.void is not None:
-        return [tr(lang, "void_" + res.void) if f"void_{res.void}" in _VOIDS
-                else tr(lang, "void_other", why=res.void)]
-    lines = []
-    for i, total in enumerate(res.totals):
-        cantes = sum(res.cantes[i])
-        lines.append(tr(
-            lang, "totals_line", side=side_name(i), total=total, cards=res.card_points[i],
-            cantes=tr(lang, "plus_cantes", n=cantes) if cantes else "",
-            last=tr(lang, "plus_last") if res.last_trick[i] else ""))
-    if res.running is not None and deal.carry is not None:  # the deal de vueltas
-        lines.append(tr(lang, "running", pts=" · ".join(
-            f"{side_name(i)} {r}" for i, r in enumerate(res.running))))
-    return lines + _verdict(lang, deal, res, seat_name, side_name)
+    """How a finished deal ended (tute.narration.describe_result, worded from the one
+    catalogue): the end-of-deal box, the record viewer, the CLI and the page say the same."""
+    sides = [deal.side_of(s) for s in range(deal.seats)]
+    return [event_text(lang, code, params, seat_name=seat_name, side_name=side_name,
+                       card=lambda c: card_name(lang, parse_card(c)))
+            for code, params in describe_result(deal.result(), carried=deal.carry is not None,
+                                                seat_sides=sides)]
 
 
 class Replay:

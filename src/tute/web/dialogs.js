@@ -1,7 +1,7 @@
 // The dialogs over the table: waiting for players, the end of a deal, the end of the match,
 // the score sheet, and the rules. Each fits a 360 px screen: tables have the sides as
 // columns and scroll inside the dialog rather than widen it.
-import { t } from "./i18n.js";
+import { sayText, t } from "./i18n.js";
 import { esc, gameInfo } from "./util.js";
 import { sheetHTML } from "./sheet.js";
 
@@ -56,25 +56,17 @@ export function resultTable(C, summary) {
     <tbody>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th>${v}</tr>`).join("")}</tbody></table></div>`;
 }
 
-// Who won the deal, in words: de vueltas, by tute, a contract made or failed, a void deal.
-export function verdict(C, r) {
-  if (r.void) return t("noWinner");
-  const parts = [];
-  if (r.contract) {
-    parts.push(`${t("contract")}: ${esc(C.seatName(r.contract.declarer))} ${r.contract.bid} — ${t(r.made ? "contractMade" : "contractFailed")}`);
-  }
-  if (r.winner !== null && r.winner !== undefined) {
-    parts.push(t("winnerIs", esc(C.sideName(r.winner))) + (r.reason === "tute" ? ` ${t("reason_tute")}` : r.reason === "vueltas" ? ` (${t("vueltasTag")})` : ""));
-  } else if (r.vueltas) {
-    parts.push(t("vueltasNext"));
-  }
-  return parts.join(" · ");
+// What the deal decided, in words: the server's account of its ending (tute.narration
+// .describe_result, as the terminal game says it), less the totals the table shows.
+export function verdict(C, summary) {
+  return (summary.say || []).filter((x) => !x.code.startsWith("result.totals") && x.code !== "result.running")
+    .map((x) => esc(sayText(x, C.seatName, C.T.seat, C.sideName) || "")).filter(Boolean).join(" · ");
 }
 
 export function dealDialog(C) {
   const s = C.T.state.last_deal;
   return dialog("result-dialog", `<h2>${t("dealOver")} · ${t("dealN", s.number)}</h2>
-    <p class="winner">${verdict(C, s.result)}</p>
+    <p class="winner">${verdict(C, s)}</p>
     ${resultTable(C, s)}
     <div class="buttons"><button class="primary" data-do="continue" id="continue-btn">${t("continue")}</button>
     <button data-do="sheet">${t("sheet")}</button></div>`, t("dealOver"));
@@ -95,7 +87,7 @@ export function matchDialog(C) {
     : `<button class="primary" data-do="again" id="again-btn" ${T.rematchWaiting ? "disabled" : ""}>${T.rematchWaiting ? t("rematchWait") : t("playAgain")}</button>`;
   return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>
     <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${r.deals} ${t("deals")})</p>
-    ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal.result)}</p>${resultTable(C, T.state.last_deal)}` : ""}
+    ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal)}</p>${resultTable(C, T.state.last_deal)}` : ""}
     <div class="buttons">${again}
     <button data-do="sheet">${t("sheet")}</button>
     <a class="btn" href="/r/${esc(T.id)}" data-nav>${t("replay")}</a>

@@ -143,7 +143,7 @@ export function declText(notation) {
 // An engine event in words, from what the server's tute.narration.describe made of it (the
 // event's `say`: {code, params}), worded as tute.i18n.event_text words it: `you`, the reader's
 // seat, takes the ".you" form; seats by seatName, cards by their names.
-export function sayText(say, seatName, you) {
+export function sayText(say, seatName, you, sideName = seatName) {
   const cat = CATALOGUES[lang];
   if (!cat || !say) return null;
   const p = { ...say.params };
@@ -151,6 +151,10 @@ export function sayText(say, seatName, you) {
   const tpl = mine || cat.events[say.code];
   if (!tpl) return null;
   for (const k of ["who", "other"]) if (k in p) p[k] = p[k] === null ? "" : seatName(p[k]);
+  // a deal's ending (tute.narration.describe_result): sides, lists of sides, amounts by side
+  if ("side" in p) p.side = sideName(p.side);
+  if ("sides" in p) p.sides = p.sides.map(sideName).join(", ");
+  if ("payments" in p) p.payments = p.payments.map(([sd, n]) => `${sideName(sd)} ${n}`).join(" · ");
   for (const k of ["card", "given", "taken"]) if (k in p) p[k] = cardName(p[k]);
   if ("suit" in p) p.suit = cat.suit_names[p.suit];
   if ("what" in p) p.what = declText(p.what);
