@@ -290,9 +290,10 @@ class RulesBot(Bot):
     def preferences(self, view: SeatView, legal: Sequence[Action],
                     public: Hashable | None = None) -> list[float]:
         """What this bot thinks of each legal action, in points (higher is better; its choice,
-        noise aside, is the first best): the score of each card it weighs; where a rule
-        decides instead (an exchange, a cante, a bid), ``DECISIVE`` for its pick and 0 for
-        the rest. For a model of how a seat plays (:mod:`tute.bots.policy_model`).
+        noise aside, is one of the best: ties go to the lowest card): the score of each card
+        it weighs; where a rule decides instead (an exchange, a cante, a bid), ``DECISIVE``
+        for its pick and 0 for the rest. For a model of how a seat plays
+        (:mod:`tute.bots.policy_model`).
 
         ``public``, a key of the public record so far, lets views of one record at the same
         seat (the worlds of a search) share what the record rules out of each hand."""
