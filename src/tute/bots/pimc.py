@@ -554,6 +554,7 @@ class PimcBot(_SearchBot):
         source = None
         if self.model is not None or self.exact_below:
             source = WorldSource(view, model=self.model, oversample=self.oversample,
+                                 batch=min(8, self.max_worlds),
                                  exact_below=min(self.exact_below, self.max_worlds))
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
                               deadline=start + 0.97 * self.move_time - 0.002,
