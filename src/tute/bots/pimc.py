@@ -22,6 +22,10 @@ the last world's differences between actions seeds the others' probes.
 The valuation itself is :func:`action_values`, which the analysis of records
 (:mod:`tute.analysis`) calls with a fixed number of worlds and no clock.
 
+``pimc_infer`` (or ``pimc:infer=true``) draws its worlds weighted by how likely the other
+seats' actions were in them, the rules bot made stochastic as their model, and values every
+consistent world once where they are few (``exact_below``): :mod:`tute.bots.inference`.
+
 ``cheat`` sees every hand (``attach(deal)``) and plays the exact solver's best card: a yardstick
 for analysis and arenas, never offered at a table.
 """
