@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterator
 
 from ..actions import Action
@@ -81,12 +82,18 @@ class WorldSource:
 
     def __init__(self, view: SeatView, sampler: WorldSampler | None = None, *,
                  model: PolicyModel | None = None, oversample: int = 4, batch: int = 8,
-                 exact_below: int = 0):
+                 exact_below: int = 0, deadline: float = math.inf):
         self.view = view
         self.sampler = sampler if sampler is not None else WorldSampler(view)
         self.model = model
         self.oversample = max(1, oversample)
         self.batch = max(1, batch)
+        # weighted batches start small and double up to ``batch``: the first world comes
+        # after a few candidates, not a whole batch's (a short clock)
+        self._next_batch = min(2, self.batch)
+        # no candidate is drawn past it (a batch keeps what it has, one at least): the
+        # caller's clock, which a whole batch of candidates might overrun
+        self.deadline = deadline
         self.cache: dict[tuple[int, int, int, tuple[Action, ...]], float] = {}
         self.scored = 0  # worlds whose likelihood was computed (for benches)
         self._queue: list[tuple[Deal, float]] = []
@@ -127,20 +134,27 @@ class WorldSource:
         return self._queue.pop()
 
     def _refill(self, rng: random.Random) -> None:
-        """Draw ``oversample * batch`` candidates, resample ``batch`` by weight (systematic
+        """Draw ``oversample * size`` candidates (``size`` doubling from 2 to ``batch``; fewer
+        once the deadline has passed), resample ``size`` by weight (systematic
         resampling: one uniform, evenly spaced pointers), and queue each distinct world drawn
         with its multiplicity as its weight."""
-        cands = [self.sampler.deal(rng) for _ in range(self.oversample * self.batch)]
-        logs = [self.log_weight(w) for w in cands]
+        size = self._next_batch
+        self._next_batch = min(2 * size, self.batch)
+        cands: list[Deal] = []
+        logs: list[float] = []
+        while len(cands) < self.oversample * size and (
+                not cands or time.perf_counter() < self.deadline):
+            cands.append(self.sampler.deal(rng))
+            logs.append(self.log_weight(cands[-1]))
         top = max(logs)
         weights = [math.exp(lw - top) for lw in logs]
         total = sum(weights)
-        step = total / self.batch
+        step = total / size
         u = rng.random() * step
         counts = [0] * len(cands)
         acc = 0.0
         j = 0
-        for k in range(self.batch):
+        for k in range(size):
             target = u + k * step
             while j < len(cands) - 1 and acc + weights[j] < target:
                 acc += weights[j]

@@ -555,13 +555,14 @@ class PimcBot(_SearchBot):
         anchor = None
         if self.prior == "rules":
             anchor = list(legal).index(self._fallback.choose(view, legal))
+        deadline = start + 0.97 * self.move_time - 0.002
         source = None
         if self.model is not None or self.exact_below:
             source = WorldSource(view, model=self.model, oversample=self.oversample,
-                                 batch=min(8, self.max_worlds),
+                                 batch=min(8, self.max_worlds), deadline=deadline,
                                  exact_below=min(self.exact_below, self.max_worlds))
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
-                              deadline=start + 0.97 * self.move_time - 0.002,
+                              deadline=deadline,
                               tolerance=self.tolerance, helpers=self.helpers(), strict=True,
                               anchor=anchor, settle=self.settle, source=source)
         if found.worlds < 0:  # out of time before the first world: the rules bot's choice
