@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from .base import BOTS, LEVELS, Bot, BotInfo, make_bot, parse_spec, register
 from .ismcts import IsmctsBot
-from .pimc import CheatBot, PimcBot
+from .pimc import CheatBot, PimcBot, PimcInferBot
 from .policy_bot import PolicyBot
 from .random_bot import RandomBot
 from .rules_bot import RulesBot
 
-__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "CheatBot", "IsmctsBot", "PimcBot", "PolicyBot",
-           "RandomBot", "RulesBot", "make_bot", "parse_spec", "register"]
+__all__ = ["BOTS", "LEVELS", "Bot", "BotInfo", "CheatBot", "IsmctsBot", "PimcBot", "PimcInferBot",
+           "PolicyBot", "RandomBot", "RulesBot", "make_bot", "parse_spec", "register"]

@@ -26,6 +26,10 @@ the last world's differences between actions seeds the others' probes.
 The valuation itself is :func:`action_values`, which the analysis of records
 (:mod:`tute.analysis`) calls with a fixed number of worlds and no clock.
 
+``pimc_infer`` (or ``pimc:infer=true``) draws its worlds weighted by how likely the other
+seats' actions were in them, the rules bot made stochastic as their model, and values every
+consistent world once where they are few (``exact_below``): :mod:`tute.bots.inference`.
+
 ``cheat`` sees every hand (``attach(deal)``) and plays the exact solver's best card: a yardstick
 for analysis and arenas, never offered at a table.
 """
@@ -45,6 +49,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..actions import Action
 from ..errors import TuteError
 from .base import Bot, register
+from .inference import WorldSource
+from .policy_model import PolicyModel
 from .rules_bot import RulesBot
 
 if TYPE_CHECKING:
@@ -52,7 +58,8 @@ if TYPE_CHECKING:
     from ..deal import Deal, SeatView
     from ..solver import Solver
 
-__all__ = ["ActionValues", "CheatBot", "PimcBot", "Settle", "action_values", "objective"]
+__all__ = ["ActionValues", "CheatBot", "PimcBot", "PimcInferBot", "Settle", "action_values",
+           "objective"]
 
 #: the weight of one lost game (arrastrado, cabrón) against one point of margin
 LOST_GAME = 100.0
@@ -247,32 +254,43 @@ class Settle(NamedTuple):
 
 
 class _Paired:
-    """Running sums of each action's value and of every pair's products, world by world:
-    the mean and the standard error of any two actions' difference at any moment."""
+    """Running weighted sums of each action's value and of every pair's products, world by
+    world: the mean and the standard error of any two actions' difference at any moment.
+    Weights are 1 but with inference (a world's likelihood, or how often it was drawn); the
+    standard error then counts the effective number of worlds, ``W**2 / sum(w**2)``."""
 
     def __init__(self, k: int):
         self.n = 0
+        self.weight = 0.0
+        self.weight2 = 0.0
         self.sums = [0.0] * k
         self.products = [[0.0] * k for _ in range(k)]
 
-    def add(self, values: Sequence[float]) -> None:
+    def add(self, values: Sequence[float], weight: float = 1.0) -> None:
         self.n += 1
+        self.weight += weight
+        self.weight2 += weight * weight
         for i, v in enumerate(values):
-            self.sums[i] += v
+            wv = weight * v
+            self.sums[i] += wv
             row = self.products[i]
             for j in range(i, len(values)):
-                row[j] += v * values[j]
+                row[j] += wv * values[j]
+
+    def mean(self, i: int) -> float:
+        return self.sums[i] / self.weight
 
     def _product(self, i: int, j: int) -> float:
         return self.products[min(i, j)][max(i, j)]
 
     def difference(self, i: int, j: int) -> tuple[float, float]:
         """The mean of ``v_i - v_j`` and its standard error (inf with fewer than 2 worlds)."""
-        n = self.n
-        d = (self.sums[i] - self.sums[j]) / n
-        if n < 2:
+        w = self.weight
+        d = (self.sums[i] - self.sums[j]) / w
+        n = w * w / self.weight2 if self.weight2 else 0.0  # = n with unit weights
+        if self.n < 2 or n <= 1.0:
             return d, math.inf
-        square = (self._product(i, i) - 2 * self._product(i, j) + self._product(j, j)) / n
+        square = (self._product(i, i) - 2 * self._product(i, j) + self._product(j, j)) / w
         var = max(square - d * d, 0.0) * n / (n - 1)
         return d, math.sqrt(var / n)
 
@@ -292,7 +310,8 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
                   solver: Solver | None, *, deadline: float = math.inf,
                   tolerance: int = 0, helpers: Sequence[Solver] = (),
                   strict: bool = False, anchor: int | None = None,
-                  settle: Settle | None = None) -> ActionValues:
+                  settle: Settle | None = None, source: WorldSource | None = None
+                  ) -> ActionValues:
     """The mean value of each legal action (in ``legal``'s order) over up to ``worlds``
     worlds sampled uniformly from ``view``, in the seat's side's terms (:func:`objective`;
     the solver's margins where it covers the position). Equivalent cards are valued once
@@ -308,30 +327,40 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
     so with no deadline and no tolerance the result depends on the view, ``worlds`` and the
     rng's state alone -- the pimc bot's choice and the analysis' measure. ``anchor`` (an
     index into ``legal``) also measures how sure each action's difference from that one is
-    (``stderr``). ``settle`` stops taking worlds once the choice is made (:class:`Settle`)."""
+    (``stderr``). ``settle`` stops taking worlds once the choice is made (:class:`Settle`).
+    ``source`` gives the worlds and their weights instead of uniform draws
+    (:class:`~tute.bots.inference.WorldSource`: weighted by inference, or every world where
+    they are few -- then no more than those are valued)."""
     from ..solver import SearchInterrupted
-    from ..worlds import WorldSampler
 
     rep = _equivalents(view, legal)
     distinct = [a for i, a in enumerate(legal) if rep[i] == i]
     if len(distinct) == 1:
         return ActionValues([0.0] * len(legal), 0)
-    sampler = WorldSampler(view)
+    if source is None:
+        source = WorldSource(view)
+    spent = False
     evaluators = [_Evaluator(rng, s, tolerance, strict) for s in (solver, *helpers)]
     paired = _Paired(len(distinct))
     slot = {i: k for k, i in enumerate(i for i in range(len(legal)) if rep[i] == i)}
     base = None if anchor is None else slot[rep[anchor]]
     done = False
 
-    def add(values: list[float]) -> None:
+    def add(values: list[float], weight: float) -> None:
         nonlocal done
-        paired.add(values)
+        paired.add(values, weight)
         if settle is not None and paired.settled(settle):
             done = True
 
     def room(started: int) -> bool:
-        return not done and started < worlds and ((started == 0 and not strict)
-                                                  or time.perf_counter() < deadline)
+        return not done and not spent and started < worlds and (
+            (started == 0 and not strict) or time.perf_counter() < deadline)
+
+    def draw() -> tuple[Deal, float] | None:
+        nonlocal spent
+        got = source.next(rng)
+        spent = got is None
+        return got
 
     with _Alarm(deadline if strict else math.inf,
                 [e.solver for e in evaluators if e.solver is not None]):
@@ -339,28 +368,30 @@ def action_values(view: SeatView, legal: Sequence[Action], worlds: int, rng: ran
             ev = evaluators[0]
             started = 0
             while room(started):
-                world = sampler.deal(rng)
+                got = draw()
+                if got is None:
+                    break
                 ev.rng = random.Random(rng.getrandbits(64))
                 started += 1
                 try:
-                    add(ev.values(world, view.seat, distinct, deadline))
+                    add(ev.values(got[0], view.seat, distinct, deadline), got[1])
                 except SearchInterrupted:
                     break
         else:
-            _parallel(evaluators, sampler, rng, view.seat, distinct, deadline, room, add)
+            _parallel(evaluators, draw, rng, view.seat, distinct, deadline, room, add)
     n = paired.n
     if n == 0:
         return ActionValues([0.0] * len(legal), -1)
-    means = [paired.sums[slot[rep[i]]] / n for i in range(len(legal))]
+    means = [paired.mean(slot[rep[i]]) for i in range(len(legal))]
     if base is None:
         return ActionValues(means, n)
     errors = [paired.difference(slot[rep[i]], base)[1] for i in range(len(legal))]
     return ActionValues(means, n, errors)
 
 
-def _parallel(evaluators: list[_Evaluator], sampler: Any, rng: random.Random, seat: int,
-              distinct: list[Action], deadline: float, room: Callable[[int], bool],
-              add: Callable[[list[float]], None]) -> None:
+def _parallel(evaluators: list[_Evaluator], draw: Callable[[], tuple[Deal, float] | None],
+              rng: random.Random, seat: int, distinct: list[Action], deadline: float,
+              room: Callable[[int], bool], add: Callable[[list[float], float], None]) -> None:
     """:func:`action_values`' loop with one world in flight per evaluator, in threads."""
     from ..solver import SearchInterrupted
 
@@ -368,21 +399,23 @@ def _parallel(evaluators: list[_Evaluator], sampler: Any, rng: random.Random, se
     for ev in evaluators:
         free.put(ev)
 
-    def task(world: Deal, seed: int) -> list[float]:
+    def task(world: Deal, weight: float, seed: int) -> tuple[list[float], float]:
         ev = free.get()
         try:
             ev.rng = random.Random(seed)
-            return ev.values(world, seat, distinct, deadline)
+            return ev.values(world, seat, distinct, deadline), weight
         finally:
             free.put(ev)
 
     pool = _thread_pool(len(evaluators))
-    pending: set[Future[list[float]]] = set()
+    pending: set[Future[tuple[list[float], float]]] = set()
     started = 0
     while True:
         while len(pending) < len(evaluators) and room(started):
-            world = sampler.deal(rng)
-            pending.add(pool.submit(task, world, rng.getrandbits(64)))
+            got = draw()
+            if got is None:
+                break
+            pending.add(pool.submit(task, got[0], got[1], rng.getrandbits(64)))
             started += 1
         if not pending:
             return
@@ -391,7 +424,7 @@ def _parallel(evaluators: list[_Evaluator], sampler: Any, rng: random.Random, se
                              return_when=FIRST_COMPLETED)
         for fut in done:
             with contextlib.suppress(SearchInterrupted):
-                add(fut.result())
+                add(*fut.result())
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
@@ -492,11 +525,26 @@ class PimcBot(_SearchBot):
     at least ``confidence`` standard errors, so a search of few worlds -- a short clock in a
     stock phase valued by rollouts -- does not trade a sound move for noise (Tute habanero at
     0.05 s a move: +11.0 points a deal over ``rules`` with it, +1.3 and not significant
-    without). ``prior="none"``: the best mean, however few the worlds."""
+    without). ``prior="none"``: the best mean, however few the worlds.
+
+    Inference (off by default; on in ``pimc_infer``): ``infer=True`` weights the worlds by how
+    likely the other seats' actions were in them under the rules bot made stochastic
+    (:mod:`tute.bots.inference`; ``temperature`` in points), drawing ``oversample``
+    candidates per world valued; ``exact_below=N`` values every consistent world, once,
+    where there are at most N of them (and no more than ``worlds``) instead of sampling."""
 
     def __init__(self, seed: int | None = None, prior: str = "rules", confidence: float = 1.0,
-                 settle: float = Settle().z, **settings: Any):
+                 settle: float = Settle().z, infer: bool = False, temperature: float = 2.0,
+                 oversample: int = 4, exact_below: int = 0, **settings: Any):
         super().__init__(seed=seed, **settings)
+        if not isinstance(infer, bool):
+            raise TuteError(f"invalid infer {infer!r}: expected true or false")
+        for name, count, top in (("oversample", oversample, 64),
+                                 ("exact_below", exact_below, 100_000)):
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
+                raise TuteError(f"invalid {name} {count!r}: expected an integer 0..{top}")
+        self.model = PolicyModel(temperature=temperature) if infer else None
+        self.oversample, self.exact_below = max(1, oversample), exact_below
         if prior not in ("none", "rules"):
             raise TuteError(f"invalid prior {prior!r}: expected none or rules")
         for key, value in (("confidence", confidence), ("settle", settle)):
@@ -518,10 +566,16 @@ class PimcBot(_SearchBot):
         anchor = None
         if self.prior == "rules":
             anchor = list(legal).index(self._fallback.choose(view, legal))
+        deadline = start + 0.97 * self.move_time - 0.002
+        source = None
+        if self.model is not None or self.exact_below:
+            source = WorldSource(view, model=self.model, oversample=self.oversample,
+                                 batch=min(8, self.max_worlds), deadline=deadline,
+                                 exact_below=min(self.exact_below, self.max_worlds))
         found = action_values(view, legal, self.max_worlds, self.rng, self.solver(),
-                              deadline=start + 0.97 * self.move_time - 0.002,
+                              deadline=deadline,
                               tolerance=self.tolerance, helpers=self.helpers(), strict=True,
-                              anchor=anchor, settle=self.settle)
+                              anchor=anchor, settle=self.settle, source=source)
         if found.worlds < 0:  # out of time before the first world: the rules bot's choice
             self.fallbacks += 1
             self.last_worlds = 0
@@ -536,6 +590,16 @@ class PimcBot(_SearchBot):
             if not gain > self.confidence * found.stderr[pick]:
                 return legal[anchor]
         return legal[pick]
+
+
+@register("pimc_infer", "pimc whose worlds are weighted by how likely the others' plays were "
+                        "in them (the rules bot as their model), every world valued where few")
+class PimcInferBot(PimcBot):
+    """:class:`PimcBot` with ``infer=True`` and ``exact_below=64`` by default."""
+
+    def __init__(self, seed: int | None = None, infer: bool = True, exact_below: int = 64,
+                 **settings: Any):
+        super().__init__(seed=seed, infer=infer, exact_below=exact_below, **settings)
 
 
 @register("cheat", "sees every hand and plays the exact solver's best action "

@@ -30,7 +30,7 @@ first), and the upcard is always taken with the 7 or the 2.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -44,9 +44,11 @@ from ..rules import Declaration, excluded_by_play, trick_winner
 from ..variants import find_variant
 from .base import Bot, register
 
-__all__ = ["RulesBot", "estimate_contract"]
+__all__ = ["DECISIVE", "RulesBot", "estimate_contract"]
 
 _KING, _THREE, _ACE = 7, 8, 9  # bit positions within a suit
+#: the margin, in points, of an action a rule picks (an exchange, a cante, a bid) over the rest
+DECISIVE = 20.0
 
 
 def _bits(mask: int) -> list[int]:
@@ -99,7 +101,8 @@ def _table(variant_id: str, options: Any, seats: int) -> _Table:
 class _Knowledge:
     """What one seat can deduce about the others' hands from a view."""
 
-    def __init__(self, view: SeatView, table: _Table):
+    def __init__(self, view: SeatView, table: _Table,
+                 excluded: list[int] | None = None):
         self.view = view
         self.t = table
         n = view.seats
@@ -113,8 +116,11 @@ class _Knowledge:
         known = [k.mask & ~played for k in view.known] if view.known else [0] * n
         known[self.me] = 0
         self.known = known
-        self.excluded = [0] * n
-        self._infer()
+        if excluded is None:
+            self.excluded = [0] * n
+            self._infer()
+        else:  # worked out before from the same public record (it reads nothing else)
+            self.excluded = list(excluded)
         self.partners = _partners(view, table)
         self._probabilities()
 
@@ -249,24 +255,14 @@ class RulesBot(Bot):
         if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 1:
             raise TuteError(f"invalid noise {noise!r}: expected a share 0..1")
         self.noise = float(noise)  # the share of decisions played at random (the easy level)
+        self._excluded: dict[Hashable, list[int]] = {}  # preferences' memo, by public record
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         if self.noise and self.rng.random() < self.noise:
             return legal[self.rng.randrange(len(legal))]
-        for a in legal:
-            # a higher trump for the 7 or the 2 always pays; first, as the turn stays (and
-            # the king or sota taken may make the 40)
-            if isinstance(a, Exchange):
-                return a
-        decls = [a for a in legal if isinstance(a, Declaration)]
-        if decls:  # sing at the first chance; the engine lists a tute, then the 40, first
-            return decls[0]
-        cards = [a for a in legal if isinstance(a, Card)]
-        if cards:
-            return self._card(view, cards)
-        return _other_action(view, legal)
+        return self.choose_rule(view, legal)
 
     # ---------------------------------------------------------------- card play
 
@@ -285,67 +281,130 @@ class RulesBot(Bot):
 
     def _follow(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
                 keep: _Keeper, obligated: bool) -> Card:
-        order = t.order
-        trick = [c.index for _, c in view.trick]
-        lead = trick[0] // 10
-        best, best_seat = trick[0], view.trick[0][0]
-        for s, c in view.trick[1:]:
-            if _beats(c.index, best, k.trump, order):
-                best, best_seat = c.index, s
-        on_table = sum(order.points[c] for c in trick)
-        rest = _after(view)[:len(view.play_order) - len(trick) - 1]
-        scored = []
-        for card in cards:
-            x = card.index
-            if _beats(x, best, k.trump, order):
-                b, ours, mine = x, True, True
-            else:
-                b, ours, mine = best, bool(k.partners >> best_seat & 1), False
-            p = _hold(k, rest, b, lead, ours, obligated)
-            pts = on_table + order.points[x]
-            value = (2 * p - 1) * pts - keep.value(x)
-            if mine:
-                value += p * keep.cante_bonus
-            scored.append((value, -x, card))
-        return max(scored, key=lambda v: (v[0], v[1]))[2]
+        return _best(cards, _follow_values(view, t, k, cards, keep, obligated))
 
     def _lead(self, view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
               keep: _Keeper, obligated: bool) -> Card:
-        order = t.order
-        rest = _after(view)
-        trump = k.trump
-        opponents = [s for s in rest if not k.partners >> s & 1]
-        draw_trumps = False
-        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        my_trumps = (k.hand & trump_mask).bit_count()
-        if trump is not None and obligated:
-            their = sum(sum(k.probs[s][c] for c in _bits(trump_mask & k.outstanding))
-                        for s in opponents)
-            # arrastrar: with more trumps than the opponents together, pull theirs
-            draw_trumps = their > 0.5 and my_trumps >= 2 and my_trumps >= their + 1
-        opp_trumps = max((k.p_any(s, trump_mask) for s in opponents), default=0.0)
-        partner = [s for s in rest if k.partners >> s & 1]
-        scored = []
-        for card in cards:
-            x = card.index
-            suit = x // 10
-            p = _hold(k, rest, x, suit, True, obligated)
-            pts = order.points[x] + 4  # what the others are likely to add
-            value = (2 * p - 1) * pts - keep.value(x) + p * keep.cante_bonus
-            if suit == trump:
-                if draw_trumps:
-                    value += 6 if not order.higher[x] & k.outstanding else 2
-                elif opp_trumps < 0.05 and my_trumps < len(cards):
-                    value -= 4  # nobody left to draw: keep them
-            elif x % 10 == _THREE and (1 << (10 * suit + _ACE)) & k.outstanding:
-                value -= 5  # the ace is still out: the 3 would feed it
-            if partner and suit != trump and trump is not None:
-                for s in partner:  # the partner is void here and may trump
-                    void = k.excluded[s] & SUIT_MASKS[suit] == SUIT_MASKS[suit] & k.outstanding
-                    if void and k.p_any(s, trump_mask) > 0.5 and order.points[x] < 4:
-                        value += 3
-            scored.append((value, -x, card))
-        return max(scored, key=lambda v: (v[0], v[1]))[2]
+        return _best(cards, _lead_values(view, t, k, cards, keep, obligated))
+
+    def preferences(self, view: SeatView, legal: Sequence[Action],
+                    public: Hashable | None = None) -> list[float]:
+        """What this bot thinks of each legal action, in points (higher is better; its choice,
+        noise aside, is one of the best: ties go to the lowest card): the score of each card
+        it weighs; where a rule decides instead (an exchange, a cante, a bid), ``DECISIVE``
+        for its pick and 0 for the rest. For a model of how a seat plays
+        (:mod:`tute.bots.policy_model`).
+
+        ``public``, a key of the public record so far, lets views of one record at the same
+        seat (the worlds of a search) share what the record rules out of each hand."""
+        if len(legal) == 1:
+            return [0.0]
+        cards = [a for a in legal if isinstance(a, Card)]
+        rule = any(isinstance(a, Exchange | Declaration) for a in legal) or not cards
+        if rule or len(cards) == 1:
+            pick = self.choose_rule(view, legal)
+            return [DECISIVE if a == pick else 0.0 for a in legal]
+        t = _table(view.variant, view.options, view.seats)
+        memo = self._excluded
+        key = None if public is None else (public, view.seat)
+        k = _Knowledge(view, t, memo.get(key) if key is not None else None)
+        if key is not None and key not in memo:
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[key] = k.excluded
+        obligated = not (t.stock and view.stock_count > 0 and t.stock_rule != "full")
+        keep = _Keeper(view, t, k, view.total_tricks - len(view.tricks))
+        score = _follow_values if view.trick else _lead_values
+        values = score(view, t, k, cards, keep, obligated)
+        by_card = dict(zip(cards, values, strict=True))
+        low = min(values) - DECISIVE
+        return [by_card.get(a, low) if isinstance(a, Card) else low for a in legal]
+
+    def choose_rule(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """The choice without noise (what ``choose`` plays at ``noise=0``)."""
+        for a in legal:
+            # a higher trump for the 7 or the 2 always pays; first, as the turn stays (and
+            # the king or sota taken may make the 40)
+            if isinstance(a, Exchange):
+                return a
+        decls = [a for a in legal if isinstance(a, Declaration)]
+        if decls:  # sing at the first chance; the engine lists a tute, then the 40, first
+            return decls[0]
+        cards = [a for a in legal if isinstance(a, Card)]
+        if cards:
+            return self._card(view, cards)
+        return _other_action(view, legal)
+
+
+def _best(cards: list[Card], values: list[float]) -> Card:
+    """The best-valued card; ties to the lowest index (the engine's order)."""
+    return max(zip(values, cards, strict=True), key=lambda v: (v[0], -v[1].index))[1]
+
+
+def _follow_values(view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
+                   keep: _Keeper, obligated: bool) -> list[float]:
+    order = t.order
+    trick = [c.index for _, c in view.trick]
+    lead = trick[0] // 10
+    best, best_seat = trick[0], view.trick[0][0]
+    for s, c in view.trick[1:]:
+        if _beats(c.index, best, k.trump, order):
+            best, best_seat = c.index, s
+    on_table = sum(order.points[c] for c in trick)
+    rest = _after(view)[:len(view.play_order) - len(trick) - 1]
+    scored: list[float] = []
+    for card in cards:
+        x = card.index
+        if _beats(x, best, k.trump, order):
+            b, ours, mine = x, True, True
+        else:
+            b, ours, mine = best, bool(k.partners >> best_seat & 1), False
+        p = _hold(k, rest, b, lead, ours, obligated)
+        pts = on_table + order.points[x]
+        value = (2 * p - 1) * pts - keep.value(x)
+        if mine:
+            value += p * keep.cante_bonus
+        scored.append(value)
+    return scored
+
+
+def _lead_values(view: SeatView, t: _Table, k: _Knowledge, cards: list[Card],
+                 keep: _Keeper, obligated: bool) -> list[float]:
+    order = t.order
+    rest = _after(view)
+    trump = k.trump
+    opponents = [s for s in rest if not k.partners >> s & 1]
+    draw_trumps = False
+    trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+    my_trumps = (k.hand & trump_mask).bit_count()
+    if trump is not None and obligated:
+        their = sum(sum(k.probs[s][c] for c in _bits(trump_mask & k.outstanding))
+                    for s in opponents)
+        # arrastrar: with more trumps than the opponents together, pull theirs
+        draw_trumps = their > 0.5 and my_trumps >= 2 and my_trumps >= their + 1
+    opp_trumps = max((k.p_any(s, trump_mask) for s in opponents), default=0.0)
+    partner = [s for s in rest if k.partners >> s & 1]
+    scored: list[float] = []
+    for card in cards:
+        x = card.index
+        suit = x // 10
+        p = _hold(k, rest, x, suit, True, obligated)
+        pts = order.points[x] + 4  # what the others are likely to add
+        value = (2 * p - 1) * pts - keep.value(x) + p * keep.cante_bonus
+        if suit == trump:
+            if draw_trumps:
+                value += 6 if not order.higher[x] & k.outstanding else 2
+            elif opp_trumps < 0.05 and my_trumps < len(cards):
+                value -= 4  # nobody left to draw: keep them
+        elif x % 10 == _THREE and (1 << (10 * suit + _ACE)) & k.outstanding:
+            value -= 5  # the ace is still out: the 3 would feed it
+        if partner and suit != trump and trump is not None:
+            for s in partner:  # the partner is void here and may trump
+                void = k.excluded[s] & SUIT_MASKS[suit] == SUIT_MASKS[suit] & k.outstanding
+                if void and k.p_any(s, trump_mask) > 0.5 and order.points[x] < 4:
+                    value += 3
+        scored.append(value)
+    return scored
 
 
 def _beats(x: int, best: int, trump: int | None, order: RankOrder) -> bool:
