@@ -1161,7 +1161,7 @@ def test_every_game_says_how_a_deal_ended(browser: Any, start: Callable[..., str
     """The end-of-deal dialog says what the deal decided in its game's terms (who lost a
     game, who paid, a contract made or failed) as the server words it: cabrón and arrastrado
     once said nothing at all."""
-    tid, tokens, m = seeded(
+    tid, tokens, _m = seeded(
         data_dir, variant,
         lambda m: len(m.deal.tricks) == m.deal.total_tricks - 1 and not m.deal.trick)
     base = start()
