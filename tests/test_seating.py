@@ -103,9 +103,11 @@ def test_cli_log_names_the_seats_that_played() -> None:
     for ev in deal.events:
         if isinstance(ev, TrickTaken):
             rec = deal.tricks[ev.number - 1]
-            key = "trick_you" if ev.winner == 1 else "trick"
-            assert w.event(ev, deal) == w(key, n=ev.number, plays=w.plays(rec.plays()),
-                                          w=w.seat(ev.winner), p=ev.points)
+            # the trick's line names each card by the seat that played it (its seats, not
+            # the leader plus one, two, three: the idle dealer sits out)
+            assert w.event(ev, deal) == w("trick", n=ev.number, plays=w.plays(rec.plays()),
+                                          said=w.say(ev, deal))
+            assert str(w.seat(deal.dealer)) not in w.plays(rec.plays())
 
 
 def test_rules_bot_infers_nothing_of_the_idle_dealer() -> None:
