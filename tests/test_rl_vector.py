@@ -140,3 +140,24 @@ def test_bad_sizes_and_seeds() -> None:
         vec.reset(seed=[1])
     with pytest.raises(InvalidOptionError, match="invalid seed"):
         vec.reset(seed=[1, -2])
+
+
+def test_gymnasium_vector_face() -> None:
+    pytest.importorskip("gymnasium")
+    from tute.rl import TuteVectorEnv
+
+    env = TuteVectorEnv("tute_parejas", 3)
+    obs, infos = env.reset(seed=9)
+    assert env.observation_space.contains(obs.copy())
+    assert infos["action_mask"].shape == (3, env.single_action_space.n)
+    ends = 0
+    for _ in range(100):
+        actors = infos["to_move"].copy()
+        obs, rewards, term, trunc, infos = env.step(env.batched.random_actions())
+        assert not trunc.any()
+        for i in np.flatnonzero(term):
+            ends += 1
+            assert rewards[i] == infos["seat_rewards"][i, actors[i]] != 0 or (
+                infos["seat_rewards"][i] == 0).all()
+        assert not rewards[~term].any()
+    assert ends >= 3
