@@ -5,8 +5,9 @@ Measured in the same run, for scale, and quoted beside each figure as a ratio
 (``legal_actions`` + ``apply``, no observation), OpenSpiel's Python game
 ``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel; skipped with a message
 when pyspiel is not installed), our ``python_tute`` through pyspiel, the batched
-``tute.rl.VectorEnv`` (parejas, ``--vector-games`` games a call) beside the per-step env, RLCard's ``uno`` if RLCard is installed, and batched self-play data
-generation (``tute.rl.generate``) with 1 and 2 jobs.
+``tute.rl.VectorEnv`` (parejas, ``--vector-games`` games a call) beside the per-step env,
+RLCard's ``uno`` if RLCard is installed, and batched self-play data generation
+(``tute.rl.generate``) with 1 and 2 jobs.
 
     .venv/bin/python bench/rl_bench.py [--seconds 2] [--repeat 3] [--variants tute_parejas]
 

@@ -16,16 +16,29 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .encoding import ActionCatalogue, Layout, SeatEncoder, TableEncoder, encode_view
     from .gym_env import TuteGymEnv
+    from .gym_vector import TuteVectorEnv
     from .pettingzoo_env import TuteEnv, raw_env
     from .selfplay import generate
-    from .gym_vector import TuteVectorEnv
     from .table import Table
     from .text_env import TextEnv
     from .vector import VectorEnv
 
-__all__ = ["ActionCatalogue", "Layout", "SeatEncoder", "Table", "TableEncoder", "TuteEnv",
-           "TextEnv", "TuteGymEnv", "TuteVectorEnv", "VectorEnv", "encode_view", "env",
-           "generate", "raw_env"]
+__all__ = [
+    "ActionCatalogue",
+    "Layout",
+    "SeatEncoder",
+    "Table",
+    "TableEncoder",
+    "TextEnv",
+    "TuteEnv",
+    "TuteGymEnv",
+    "TuteVectorEnv",
+    "VectorEnv",
+    "encode_view",
+    "env",
+    "generate",
+    "raw_env",
+]
 
 _LAZY = {"ActionCatalogue": "encoding", "Layout": "encoding", "SeatEncoder": "encoding",
          "TableEncoder": "encoding", "encode_view": "encoding", "Table": "table",

@@ -121,7 +121,7 @@ def _mt_next(mt: np.ndarray) -> np.uint64:
     y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
     y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
     y ^= y >> np.uint64(18)
-    return y & _M32
+    return y & _M32  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
@@ -134,7 +134,7 @@ def _mt_below(mt: np.ndarray, n: int) -> int:
     while True:
         r = np.int64(_mt_next(mt) >> np.uint64(32 - k))
         if r < n:
-            return r
+            return int(r)
 
 
 @njit(cache=True)

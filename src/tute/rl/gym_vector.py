@@ -24,7 +24,7 @@ from .vector import VectorEnv
 __all__ = ["TuteVectorEnv"]
 
 
-class TuteVectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64],  # type: ignore[misc]
+class TuteVectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64],
                                  NDArray[np.float64]]):
     """``num_envs`` games of ``variant`` (Tute por parejas) as one Gymnasium vector env."""
 
@@ -51,7 +51,7 @@ class TuteVectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64],  # type
         obs, _masks = self.batched.reset(seed)
         return obs, self._infos()
 
-    def step(self, actions: Any) -> tuple[NDArray[np.float32], NDArray[np.float64],
+    def step(self, actions: Any) -> tuple[NDArray[np.float32], NDArray[np.float64],  # type: ignore[override]
                                           NDArray[np.bool_], NDArray[np.bool_],
                                           dict[str, Any]]:
         b = self.batched
