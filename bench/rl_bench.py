@@ -3,9 +3,11 @@
 Measured in the same run, for scale, and quoted beside each figure as a ratio
 (``0.25x openspiel C++ hearts``; ``--json`` gives them under ``ratios``): the engine alone
 (``legal_actions`` + ``apply``, no observation), OpenSpiel's Python game
-``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel), our ``python_tute``
-through pyspiel, RLCard's ``uno`` if RLCard is installed, and batched self-play data
-generation (``tute.rl.generate``) with 1 and 2 jobs.
+``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel; skipped with a message
+when pyspiel is not installed), our ``python_tute`` through pyspiel, the batched
+``tute.rl.VectorEnv`` (parejas, ``--vector-games`` games a call) beside the per-step env,
+RLCard's ``uno`` if RLCard is installed, and batched self-play data generation
+(``tute.rl.generate``) with 1 and 2 jobs.
 
     .venv/bin/python bench/rl_bench.py [--seconds 2] [--repeat 3] [--variants tute_parejas]
 
@@ -55,6 +57,26 @@ def pettingzoo_steps(variant: str, raw: bool = False) -> Callable[[float], int]:
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
+        return steps
+    return run
+
+
+def vector_steps(variant: str, games: int) -> Callable[[float], int]:
+    """``tute.rl.VectorEnv``: ``games`` deals a call, random legal actions drawn in numba
+    from the masks it returned (``random_actions``); a step is one action of one game."""
+    from tute.rl.vector import VectorEnv
+
+    env = VectorEnv(variant, games)
+    env.reset(seed=1)
+    env.random_actions(seed=1)
+    env.step(env.random_actions())  # compiled (or loaded from numba's cache) before timing
+
+    def run(seconds: float) -> int:
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(20):
+                env.step(env.random_actions())
+            steps += 20 * games
         return steps
     return run
 
@@ -120,6 +142,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="measurements per figure (median)")
     ap.add_argument("--variants", default=",".join(tute.VARIANTS))
     ap.add_argument("--episodes", type=int, default=400, help="deals for generate()")
+    ap.add_argument("--vector-games", type=int, default=1024,
+                    help="games per VectorEnv call (tute_parejas only)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out: dict[str, object] = {}
@@ -161,10 +185,14 @@ def main() -> None:
         engine = f"engine alone {v}"
         refs[engine] = _rate(engine_steps(v), args.seconds, args.repeat)
         report(engine, refs[engine], against=(hearts,))
-        report(f"pettingzoo {v}", _rate(pettingzoo_steps(v), args.seconds, args.repeat),
-               against=(engine, hearts))
+        pz = f"pettingzoo {v}"
+        refs[pz] = _rate(pettingzoo_steps(v), args.seconds, args.repeat)
+        report(pz, refs[pz], against=(engine, hearts))
         report(f"pettingzoo raw_env {v}", _rate(pettingzoo_steps(v, raw=True), args.seconds,
                                                 args.repeat), against=(engine, hearts))
+        if v == "tute_parejas":  # the batched environment plays parejas only
+            report(f"VectorEnv {v} n={args.vector_games}", _rate(vector_steps(
+                v, args.vector_games), args.seconds, args.repeat), against=(pz, hearts))
     try:
         report("rlcard uno", _rate(rlcard_steps("uno"), args.seconds, args.repeat),
                against=(hearts,))

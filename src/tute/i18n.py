@@ -1324,3 +1324,53 @@ ACCOUNT_TEXT: Final[dict[str, dict[str, str]]] = {
         "error": "It failed: {why}",
     },
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# tute.rl.text_env: a seat in words for language models (docs/rl.md)
+
+TEXT_SEAT: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "seat": "J{n}",
+        "intro": "{game}. Eres {you}{partner}; reparte {dealer}.",
+        "partner": " y tu compañero es {who}",
+        "trump": "Triunfo: {suit}{card}.",
+        "trump_card": " (pinta: {card})",
+        "hand": "Tu mano: {cards}.",
+        "since": "Desde tu última jugada: {events}.",
+        "table": "En la mesa: {plays}.",
+        "table_empty": "La mesa está vacía: sales tú.",
+        "points": "Puntos en bazas: {parts}.",
+        "side_points": "{who} {n}",
+        "legal": "Jugadas legales: {acts}.",
+        "answer": "Responde con una sola línea: una de las jugadas legales, en palabras o en "
+                  "notación (por ejemplo «as de oros» o «1o»).",
+        "pass": "paso",
+        "refused": "No se puede: {why}. Prueba otra vez.",
+        "over": "La mano ha terminado: {parts}.",
+    },
+    "en": {
+        "seat": "P{n}",
+        "intro": "{game}. You are {you}{partner}; {dealer} deals.",
+        "partner": " and your partner is {who}",
+        "trump": "Trumps: {suit}{card}.",
+        "trump_card": " (turned card: {card})",
+        "hand": "Your hand: {cards}.",
+        "since": "Since your last move: {events}.",
+        "table": "On the table: {plays}.",
+        "table_empty": "The table is empty: you lead.",
+        "points": "Card points taken: {parts}.",
+        "side_points": "{who} {n}",
+        "legal": "Legal moves: {acts}.",
+        "answer": "Answer with one line: one of the legal moves, in words or in notation "
+                  "(for example \"ace of coins\" or \"1o\").",
+        "pass": "pass",
+        "refused": "Not allowed: {why}. Try again.",
+        "over": "The deal is over: {parts}.",
+    },
+}
+
+
+def seat_text(lang: str, key: str, **kw: Any) -> str:
+    """A phrase of the text seat (:mod:`tute.rl.text_env`) in ``lang``."""
+    return TEXT_SEAT[_lang(lang)][key].format(**kw)

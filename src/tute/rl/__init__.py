@@ -2,7 +2,9 @@
 
 ``tute.rl.env(variant, **options)`` is a PettingZoo AEC environment, ``tute.rl.TuteGymEnv`` a
 Gymnasium single-agent wrapper (module ``tute.rl.gym_env``), ``tute.rl.generate`` batched
-self-play data, ``tute.rl.openspiel`` registers ``python_tute`` with OpenSpiel.
+self-play data, ``tute.rl.openspiel`` registers ``python_tute`` with OpenSpiel,
+``tute.rl.VectorEnv`` steps N games of Tute por parejas in one numba call (``TuteVectorEnv``
+its Gymnasium vector face) and ``tute.rl.TextEnv`` is a seat in words, for language models.
 Nothing here imports numpy, PettingZoo or Gymnasium until it is used, so ``import tute.rl``
 works without the ``rl`` extra installed.
 """
@@ -14,17 +16,35 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .encoding import ActionCatalogue, Layout, SeatEncoder, TableEncoder, encode_view
     from .gym_env import TuteGymEnv
+    from .gym_vector import TuteVectorEnv
     from .pettingzoo_env import TuteEnv, raw_env
     from .selfplay import generate
     from .table import Table
+    from .text_env import TextEnv
+    from .vector import VectorEnv
 
-__all__ = ["ActionCatalogue", "Layout", "SeatEncoder", "Table", "TableEncoder", "TuteEnv",
-           "TuteGymEnv", "encode_view", "env", "generate", "raw_env"]
+__all__ = [
+    "ActionCatalogue",
+    "Layout",
+    "SeatEncoder",
+    "Table",
+    "TableEncoder",
+    "TextEnv",
+    "TuteEnv",
+    "TuteGymEnv",
+    "TuteVectorEnv",
+    "VectorEnv",
+    "encode_view",
+    "env",
+    "generate",
+    "raw_env",
+]
 
 _LAZY = {"ActionCatalogue": "encoding", "Layout": "encoding", "SeatEncoder": "encoding",
          "TableEncoder": "encoding", "encode_view": "encoding", "Table": "table",
          "TuteEnv": "pettingzoo_env", "raw_env": "pettingzoo_env", "TuteGymEnv": "gym_env",
-         "generate": "selfplay"}
+         "generate": "selfplay", "VectorEnv": "vector", "TuteVectorEnv": "gym_vector",
+         "TextEnv": "text_env"}
 
 
 def env(variant: str = "tute_parejas", **kwargs: Any) -> Any:

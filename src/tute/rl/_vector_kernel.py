@@ -1,0 +1,386 @@
+"""numba loops of :class:`tute.rl.vector.VectorEnv`: N deals of Tute por parejas stepped in
+one call, each seat's observation written from the kernel's state (docs/rl.md).
+
+Per game the kernel's state and config rows (:mod:`tute.kernel._tables`) plus ``ex``, the
+public facts the observation needs and the kernel does not keep (cards played, cards known,
+proven voids, cantes per seat, the turned trump card), and ``mt``, the game's own Mersenne
+Twister: the one ``random.Random(seed)`` that ``tute.rl.env``'s ``reset(seed=...)`` makes, so
+that a game here deals the same sequence of deals as that environment (the shuffle of
+:mod:`tute.shuffle`, MT19937 and Fisher–Yates with rejection, redone here bit for bit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernel._core import apply_action, legal_actions, popcount
+from ..kernel._tables import (
+    A_CUARENTA,
+    A_VEINTE0,
+    C_MANO,
+    C_NXT0,
+    C_TRUMP,
+    MARRIAGE_POS,
+    S_BESTSEAT,
+    S_CANTE0,
+    S_DONE,
+    S_H0,
+    S_LASTSIDE,
+    S_LEADER,
+    S_OVER,
+    S_PTS0,
+    S_RUFFED,
+    S_SIZE,
+    S_T0,
+    S_TLEN,
+    S_TOMOVE,
+    S_TOPLED,
+    S_TRUMP,
+    S_TUTESEAT,
+)
+
+# ---- ex slots: the public facts of the deal the kernel does not keep
+X_PLAYED0 = 0  # cards played per seat (4 masks)
+X_KNOWN0 = 4  # cards known to be in a seat's hand (the turned trump card, cantes shown)
+X_VOID0 = 8  # suits a seat was seen to lack (4-bit masks)
+X_CANTES0 = 12  # per seat: bit = suit of a marriage it sang, bit 4 a tute
+X_TCARD = 16  # the turned trump card
+X_DEALER = 17
+X_SIZE = 18
+
+# ---- offsets of the observation's blocks (from tute.bots.encoding.Layout), ``offs``
+O_HAND, O_TRICK, O_LEADER, O_PLAYED, O_KNOWN, O_VOID, O_TRUMP, O_TCARD = range(8)
+O_CANTES, O_POINTS, O_CPOINTS, O_SIZES, O_TRICKS, O_PHASE, O_TOMOVE = range(8, 15)
+O_COUNT = 15
+
+# ---- parameters, ``par``
+P_N, P_EXEMPT, P_UNDER, P_BONUS, P_FAM, P_HAND = range(6)
+P_COUNT = 6
+
+_M32 = np.uint64(0xFFFFFFFF)
+MT_N = 624  # an MT row holds its 624 words and then its index
+
+
+# --------------------------------------------------------------------------- MT19937
+
+
+@njit(cache=True)
+def _mt_init(mt: np.ndarray, seed: np.uint64) -> None:
+    """CPython's ``random.seed(seed)`` for 0 <= seed < 2**64: init_by_array of its 32-bit
+    words, least significant first (one word when the seed fits in 32 bits)."""
+    hi = seed >> np.uint64(32)
+    nkey = 2 if hi != 0 else 1
+    key = np.empty(2, dtype=np.uint64)
+    key[0] = seed & _M32
+    key[1] = hi
+    mt[0] = np.uint64(19650218)
+    for i in range(1, MT_N):
+        prev = mt[i - 1]
+        mt[i] = (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i)) & _M32
+    i = 1
+    j = 0
+    for _ in range(max(MT_N, nkey)):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)) & _M32))
+                 + key[j] + np.uint64(j)) & _M32
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for _ in range(MT_N - 1):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)) & _M32))
+                 - np.uint64(i)) & _M32
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+    mt[0] = np.uint64(0x80000000)
+    mt[MT_N] = np.uint64(MT_N)
+
+
+@njit(cache=True)
+def _mt_next(mt: np.ndarray) -> np.uint64:
+    """The next 32-bit word (genrand_uint32)."""
+    idx = mt[MT_N]
+    if idx >= MT_N:
+        for k in range(MT_N):
+            y = (mt[k] & np.uint64(0x80000000)) | (mt[(k + 1) % MT_N] & np.uint64(0x7FFFFFFF))
+            v = mt[(k + 397) % MT_N] ^ (y >> np.uint64(1))
+            if y & np.uint64(1):
+                v ^= np.uint64(0x9908B0DF)
+            mt[k] = v
+        idx = np.uint64(0)
+    y = mt[idx]
+    mt[MT_N] = idx + np.uint64(1)
+    y ^= y >> np.uint64(11)
+    y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
+    y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
+    y ^= y >> np.uint64(18)
+    return y & _M32  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def _mt_below(mt: np.ndarray, n: int) -> int:
+    """``randbelow(rng, n)`` of tute.shuffle for n <= 2**31: bit_length(n) bits, rejected
+    until below n."""
+    k = 0
+    while (n >> k) != 0:
+        k += 1
+    while True:
+        r = np.int64(_mt_next(mt) >> np.uint64(32 - k))
+        if r < n:
+            return int(r)
+
+
+@njit(cache=True)
+def _mt_seed64(mt: np.ndarray) -> np.uint64:
+    """``rng.randrange(2**64)``: getrandbits(65) (three words, the last one's top bit) until
+    the 65th bit is 0."""
+    while True:
+        lo = _mt_next(mt)
+        mid = _mt_next(mt)
+        top = _mt_next(mt) >> np.uint64(31)
+        if top == 0:
+            return lo | (mid << np.uint64(32))
+
+
+@njit(cache=True)
+def _splitmix(seed: np.uint64, index: int) -> np.uint64:
+    """tute.shuffle.derive_seed (uint64 arithmetic wraps as its masks do)."""
+    z = seed + np.uint64(index + 1) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+# --------------------------------------------------------------------------- a new deal
+
+
+@njit(cache=True)
+def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
+             game_mt: np.ndarray, scratch: np.ndarray, pack: np.ndarray, par: np.ndarray
+             ) -> np.uint64:
+    """The next deal of the game's seed sequence, as ``Deal.new(seed=rng.randrange(2**64))``
+    lays it out: the dealer drawn from the deal's seed, the shuffle dealt one card at a time
+    from mano, the dealer's last card turned for trumps. Returns the deal's seed."""
+    ds = _mt_seed64(game_mt)
+    n = par[P_N]
+    dealer = np.int64(_splitmix(ds, 1_000_003) % np.uint64(n))
+    _mt_init(scratch, ds)
+    deck = pack.copy()
+    for i in range(deck.shape[0] - 1, 0, -1):
+        j = _mt_below(scratch, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    size = par[P_HAND]
+    st[:] = 0
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        m = 0
+        for c in range(size):
+            m |= 1 << deck[k + n * c]
+        st[S_H0 + seat] = m
+    tcard = deck[n * size - 1]
+    trump = tcard // 10
+    mano = (dealer + 1) % n
+    cfg[:] = base
+    cfg[C_TRUMP] = trump
+    cfg[C_MANO] = mano
+    st[S_LEADER] = mano
+    st[S_TOMOVE] = mano
+    st[11] = -1  # S_BEST
+    st[S_BESTSEAT] = -1
+    st[S_TOPLED] = -1
+    st[31] = -1  # S_POLL
+    st[S_TUTESEAT] = -1
+    st[S_LASTSIDE] = -1
+    st[S_TRUMP] = trump
+    ex[:] = 0
+    ex[X_KNOWN0 + dealer] = 1 << tcard
+    ex[X_TCARD] = tcard
+    ex[X_DEALER] = dealer
+    return ds
+
+
+# --------------------------------------------------------------------------- a step
+
+
+@njit(cache=True)
+def _before(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, par: np.ndarray, a: int) -> None:
+    """What the table learns from action ``a`` of the seat to move, before it is applied:
+    the card played, a void its card proves (the encoder's trick machine), a cante shown."""
+    seat = st[S_TOMOVE]
+    if a < 40:
+        ex[X_PLAYED0 + seat] |= 1 << a
+        ex[X_KNOWN0 + seat] &= ~(1 << a)
+        tlen = st[S_TLEN]
+        if tlen > 0:
+            lead = st[S_T0] // 10
+            suit = a // 10
+            if suit != lead:
+                trump = cfg[C_TRUMP]
+                v = ex[X_VOID0 + seat] | (1 << lead)
+                exempt = par[P_EXEMPT] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0
+                if (trump >= 0 and suit != trump and not exempt
+                        and (st[S_RUFFED] == 0 or par[P_UNDER] != 0)):
+                    v |= 1 << trump
+                ex[X_VOID0 + seat] = v
+        return
+    if a >= 45:  # a tute (it ends the deal) or a pass
+        if a < 47:
+            ex[X_CANTES0 + seat] |= 1 << 4
+        return
+    suit = cfg[C_TRUMP] if a == A_CUARENTA else a - A_VEINTE0
+    ex[X_CANTES0 + seat] |= 1 << suit
+    ex[X_KNOWN0 + seat] |= (1 << (10 * suit + 7)) | (1 << (10 * suit + MARRIAGE_POS[par[P_FAM]]))
+
+
+@njit(cache=True)
+def _bits(o: np.ndarray, off: int, m: int) -> None:
+    while m:
+        low = m & -m
+        o[off + popcount(low - 1)] = 1.0
+        m ^= low
+
+
+@njit(cache=True)
+def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
+               mask: np.ndarray, offs: np.ndarray, k2cat: np.ndarray, par: np.ndarray,
+               buf: np.ndarray) -> None:
+    """The observation and legal-action mask of the seat to move (``encode_view`` of its
+    view, written from the state: a test compares them at every step of whole games)."""
+    n = par[P_N]
+    seat = st[S_TOMOVE]
+    o[:] = 0.0
+    _bits(o, offs[O_HAND], st[S_H0 + seat])
+    tlen = st[S_TLEN]
+    if tlen > 0:
+        p = st[S_LEADER]
+        o[offs[O_LEADER] + (p - seat) % n] = 1.0
+        for t in range(tlen):
+            o[offs[O_TRICK] + 40 * ((p - seat) % n) + st[S_T0 + t]] = 1.0
+            p = cfg[C_NXT0 + p]
+    for p in range(n):
+        r = (p - seat) % n
+        _bits(o, offs[O_PLAYED] + 40 * r, ex[X_PLAYED0 + p])
+        _bits(o, offs[O_KNOWN] + 40 * r, ex[X_KNOWN0 + p])
+        v = ex[X_VOID0 + p]
+        for s in range(4):
+            o[offs[O_VOID] + 4 * r + s] = float(v >> s & 1)
+        c = ex[X_CANTES0 + p]
+        for s in range(5):
+            if c >> s & 1:
+                o[offs[O_CANTES] + 5 * r + s] = 1.0
+        o[offs[O_SIZES] + r] = popcount(st[S_H0 + p]) / 14.0
+    o[offs[O_TRUMP] + cfg[C_TRUMP]] = 1.0
+    o[offs[O_TCARD] + ex[X_TCARD]] = 1.0
+    mine = seat % 2
+    for side in range(2):
+        r = (side - mine) % 2
+        o[offs[O_POINTS] + r] = min(st[S_PTS0 + side] / 120.0, 1.0)
+        o[offs[O_CPOINTS] + r] = min(st[S_CANTE0 + side] / 200.0, 1.0)
+    o[offs[O_TRICKS]] = st[S_DONE] / 13.0
+    o[offs[O_PHASE] + 2] = 1.0
+    o[offs[O_TOMOVE]] = 1.0
+    mask[:] = 0
+    k = legal_actions(st, cfg, buf)
+    for j in range(k):
+        mask[k2cat[buf[j]]] = 1
+
+
+@njit(cache=True)
+def _returns(st: np.ndarray, par: np.ndarray, scale: float, out: np.ndarray) -> None:
+    """Per seat: scale x (its side's total - the other side's), a total being card points,
+    cantes and the last trick's bonus (``Table.returns``)."""
+    tot = np.zeros(2, dtype=np.int64)
+    for side in range(2):
+        tot[side] = st[S_PTS0 + side] + st[S_CANTE0 + side]
+        if st[S_LASTSIDE] == side:
+            tot[side] += par[P_BONUS]
+    for s in range(par[P_N]):
+        side = s % 2
+        out[s] = scale * float(tot[side] - tot[1 - side])
+
+
+@njit(cache=True)
+def check_actions(st: np.ndarray, cfg: np.ndarray, actions: np.ndarray, cat2k: np.ndarray,
+                  buf: np.ndarray) -> int:
+    """The first game whose action is not legal now (-1: all are)."""
+    for i in range(st.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= cat2k.shape[0] or cat2k[a] < 0:
+            return i
+        code = cat2k[a]
+        k = legal_actions(st[i], cfg[i], buf)
+        ok = False
+        for j in range(k):
+            if buf[j] == code:
+                ok = True
+                break
+        if not ok:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def step_all(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
+             mt: np.ndarray, scratch: np.ndarray, pack: np.ndarray, par: np.ndarray,
+             offs: np.ndarray, cat2k: np.ndarray, k2cat: np.ndarray, actions: np.ndarray,
+             scale: float, obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray,
+             done: np.ndarray, seeds: np.ndarray, buf: np.ndarray) -> None:
+    """One (legal: :func:`check_actions`) action in every game; a finished game's rewards
+    and ``done`` set, and its next deal dealt (auto-reset)."""
+    for i in range(st.shape[0]):
+        a = cat2k[actions[i]]
+        _before(st[i], cfg[i], ex[i], par, a)
+        apply_action(st[i], cfg[i], a)
+        if st[i, S_OVER] != 0:
+            _returns(st[i], par, scale, rewards[i])
+            done[i] = True
+            seeds[i] = new_deal(st[i], cfg[i], base, ex[i], mt[i], scratch, pack, par)
+        else:
+            rewards[i, :] = 0.0
+            done[i] = False
+        write_seat(st[i], cfg[i], ex[i], obs[i], masks[i], offs, k2cat, par, buf)
+
+
+@njit(cache=True)
+def reset_all(seeds_in: np.ndarray, st: np.ndarray, cfg: np.ndarray, base: np.ndarray,
+              ex: np.ndarray, mt: np.ndarray, scratch: np.ndarray, pack: np.ndarray,
+              par: np.ndarray, offs: np.ndarray, k2cat: np.ndarray, obs: np.ndarray,
+              masks: np.ndarray, seeds: np.ndarray, buf: np.ndarray) -> None:
+    """Every game seeded (``random.Random(seed)``) and dealt its first deal."""
+    for i in range(st.shape[0]):
+        _mt_init(mt[i], seeds_in[i])
+        seeds[i] = new_deal(st[i], cfg[i], base, ex[i], mt[i], scratch, pack, par)
+        write_seat(st[i], cfg[i], ex[i], obs[i], masks[i], offs, k2cat, par, buf)
+
+
+STATE_SIZE = S_SIZE
+
+
+@njit(cache=True)
+def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal action per game (xorshift64 state ``rng[0]``, advanced)."""
+    x = rng[0]
+    for i in range(masks.shape[0]):
+        k = 0
+        for a in range(masks.shape[1]):
+            k += masks[i, a]
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+        pick = np.int64(((x >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+    rng[0] = x

@@ -1,0 +1,216 @@
+"""N games stepped in one call: :class:`VectorEnv`, the batched face of ``tute.rl.env``.
+
+``VectorEnv("tute_parejas", 1024)`` keeps 1024 deals in the numba kernel's arrays
+(:mod:`tute.kernel`); ``step(actions)`` plays one action in each and returns every game's
+next observation, its rewards, whether it ended and its legal-action mask. A game that ends is
+dealt its next deal in the same call (auto-reset). Each game is exactly the per-step
+environment: game ``i`` after ``reset(seed)`` plays the deals that ``tute.rl.env`` plays after
+``reset(seed=seed + i)`` and its ``reset()`` calls, and hands the seat to move the same
+observation, mask and rewards (``tests/test_rl_vector.py`` plays whole games of both).
+
+Scope: the kernel plays card play, so the games whose every deal is card play only from the
+first lead to the end: Tute por parejas, with the options the kernel models. Polls before
+the first lead, throw-ins, renuncio claims, stock draws, exchanges and auctions are the core's;
+those variants and options are refused with the reason.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import IllegalActionError, InvalidOptionError
+from ..games import game_for
+from ..kernel import action_code, make_config
+from ..shuffle import MAX_SEED
+from ..variants import find_variant
+from . import _vector_kernel as K
+from .encoding import ActionCatalogue, Layout
+
+__all__ = ["SUPPORTED_OPTIONS", "VectorEnv"]
+
+#: options that may differ from their defaults: the kernel's card-play rules
+SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_head_after_ruff",
+                               "cante_by", "forty_first", "cante_restriction", "tute_enabled",
+                               "last_trick_bonus", "two_games_threshold", "two_games_rule",
+                               "match", "tute_award", "first_dealer"})
+
+_REFUSED = {
+    "tute_2p_habanero": "draws from the stock and upcard exchanges",
+    "tute_2p_corriente": "draws from the stock and upcard exchanges",
+    "guinote": "draws from the stock and upcard exchanges",
+    "guinote_2p": "draws from the stock and upcard exchanges",
+    "tute_arrastrado_3p": "the table-card exchanges before the first lead",
+    "tute_subastado": "the auction and the contract",
+    "tute_cabron": "trumps fixed in play, whose observation the batched writer does not keep",
+    "tute_gana_pierde": "more than four seats and its own scoring",
+    "tute_cabrero": "its own deck layouts and scoring",
+}
+
+_BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
+           "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move")
+
+
+class VectorEnv:
+    """``n`` games of ``variant`` (Tute por parejas) stepped together.
+
+    Arrays returned are the environment's own buffers, overwritten by the next call: copy
+    what you keep. ``rewards`` has one column per seat (every seat is rewarded when its
+    deal ends: ``reward_scale`` x its side's total minus the other's, as ``tute.rl.env``
+    with ``reward="deal"``); ``to_move`` says whose observation each row is.
+    """
+
+    def __init__(self, variant: str = "tute_parejas", n: int = 1, *,
+                 reward_scale: float = 0.01, **options: Any):
+        var = find_variant(variant)
+        if var.id != "tute_parejas":
+            why = _REFUSED.get(var.id, "phases the kernel does not play")
+            raise InvalidOptionError(f"VectorEnv does not play {var.id}: its deals have {why}, "
+                                     "which the numba kernel does not model (only "
+                                     "tute_parejas is batched; use tute.rl.env)")
+        opts = var.resolve(options)
+        defaults = var.resolve({})
+        for name in options:
+            if name not in SUPPORTED_OPTIONS and getattr(opts, name) != getattr(defaults, name):
+                raise InvalidOptionError(
+                    f"VectorEnv does not support option {name!r}={options[name]!r}: the numba "
+                    "kernel plays card play only (no opening polls, throw-ins, claims, other "
+                    "deals); supported: " + ", ".join(sorted(SUPPORTED_OPTIONS)))
+        if opts.deal_packet != 1:
+            raise InvalidOptionError("VectorEnv deals one card at a time (deal_packet=1)")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InvalidOptionError(f"invalid number of games {n!r}: expected an integer >= 1")
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, int | float) or not (
+                0 < reward_scale < 1e6):
+            raise InvalidOptionError(f"invalid value {reward_scale!r} for option "
+                                     "'reward_scale': expected a positive number")
+        self.variant, self.options = var, opts
+        self.num_envs = n
+        game = game_for(var)
+        self.num_seats = seats = game.seat_count(opts)
+        self.catalogue = ActionCatalogue(var, opts)
+        self.layout = Layout.of(var, opts)
+        self.num_actions = len(self.catalogue)
+        self.observation_size = self.layout.size
+        self.reward_scale = float(reward_scale)
+        self._cat2k = np.full(self.num_actions, -1, np.int64)
+        self._k2cat = np.full(48, 0, np.int64)
+        for i, act in enumerate(self.catalogue.actions):
+            code = action_code(act)
+            self._cat2k[i] = code
+            self._k2cat[code] = i
+        self._base = make_config(var, opts, 0)
+        self._offs = np.array([self.layout.offset(b) for b in _BLOCKS], np.int64)
+        self._par = np.array([seats, int(opts.partner_exemption), int(opts.must_undertrump),
+                              opts.last_trick_bonus, 0, game.layout(opts)[1]], np.int64)
+        deck = game.layout(opts)[0]
+        self._pack = np.array([c for c in range(40) if deck >> c & 1], np.int64)
+        self._st = np.zeros((n, K.STATE_SIZE), np.int64)
+        self._cfg = np.zeros((n, len(self._base)), np.int64)
+        self._ex = np.zeros((n, K.X_SIZE), np.int64)
+        self._mt = np.zeros((n, K.MT_N + 1), np.uint64)
+        self._scratch = np.zeros(K.MT_N + 1, np.uint64)
+        self._buf = np.zeros(64, np.int64)
+        self.observations: NDArray[np.float32] = np.zeros((n, self.observation_size),
+                                                          np.float32)
+        self.masks: NDArray[np.int8] = np.zeros((n, self.num_actions), np.int8)
+        self.rewards: NDArray[np.float64] = np.zeros((n, seats), np.float64)
+        self.done: NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self.deal_seeds: NDArray[np.uint64] = np.zeros(n, np.uint64)
+        self._ready = False
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The notation of every action id."""
+        return self.catalogue.names
+
+    @property
+    def to_move(self) -> NDArray[np.int64]:
+        """Per game, the seat whose observation and mask the last call returned."""
+        return self._st[:, 10].copy()  # S_TOMOVE
+
+    @property
+    def dealers(self) -> NDArray[np.int64]:
+        return self._ex[:, K.X_DEALER].copy()
+
+    def reset(self, seed: int | Sequence[int] | None = None
+              ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        """Every game's first deal; ``seed``: game ``i`` is seeded ``seed + i`` (or
+        ``seed[i]`` given a list of ``n`` seeds; fresh random seeds if None), each seed
+        0..2**64-1. Returns (observations, masks)."""
+        seeds = self._seeds(seed)
+        K.reset_all(seeds, self._st, self._cfg, self._base, self._ex, self._mt, self._scratch,
+                    self._pack, self._par, self._offs, self._k2cat, self.observations,
+                    self.masks, self.deal_seeds, self._buf)
+        self.rewards[:] = 0.0
+        self.done[:] = False
+        self._ready = True
+        return self.observations, self.masks
+
+    def _seeds(self, seed: int | Sequence[int] | None) -> NDArray[np.uint64]:
+        n = self.num_envs
+        if seed is None:
+            sysrand = random.SystemRandom()
+            values = [sysrand.getrandbits(63) for _ in range(n)]
+        elif isinstance(seed, int) and not isinstance(seed, bool):
+            values = [seed + i for i in range(n)]
+        elif isinstance(seed, Sequence) and len(seed) == n:
+            values = list(seed)
+        else:
+            raise InvalidOptionError(f"invalid seed {seed!r}: expected an integer or a list of "
+                                     f"{n} integers")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or not (
+                    0 <= int(v) <= MAX_SEED):
+                raise InvalidOptionError(f"invalid seed {v!r}: expected an integer "
+                                         "0..2**64-1 per game")
+        return np.array([int(v) for v in values], np.uint64)
+
+    def step(self, actions: Any) -> tuple[NDArray[np.float32], NDArray[np.float64],
+                                          NDArray[np.bool_], NDArray[np.int8]]:
+        """One action id per game, for its seat to move. Returns (observations, rewards per
+        seat, done, masks); a game that ended (``done``) shows its next deal's first
+        observation. An illegal action raises :class:`IllegalActionError` naming the game,
+        and no game changes."""
+        if not self._ready:
+            raise IllegalActionError("no game yet: call reset() first", action=repr(actions))
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
+            raise IllegalActionError(f"invalid actions: expected {self.num_envs} integer "
+                                     f"action ids, got an array of shape {acts.shape} and type "
+                                     f"{acts.dtype}", action=repr(actions))
+        acts = acts.astype(np.int64, copy=False)
+        bad = K.check_actions(self._st, self._cfg, acts, self._cat2k, self._buf)
+        if bad >= 0:
+            self._refuse(bad, int(acts[bad]))
+        K.step_all(self._st, self._cfg, self._base, self._ex, self._mt, self._scratch,
+                   self._pack, self._par, self._offs, self._cat2k, self._k2cat, acts,
+                   self.reward_scale, self.observations, self.masks, self.rewards, self.done,
+                   self.deal_seeds, self._buf)
+        return self.observations, self.rewards, self.done, self.masks
+
+    def random_actions(self, seed: int | None = None) -> NDArray[np.int64]:
+        """A uniformly random legal action per game, from the last masks returned (a fast
+        random opponent; ``seed`` restarts its generator)."""
+        if seed is not None or not hasattr(self, "_rng"):
+            start = random.getrandbits(63) if seed is None else seed
+            self._rng = np.array([(start * 2654435761 + 88172645463325252) % 2**64 or 1],
+                                 np.uint64)
+            self._acts = np.zeros(self.num_envs, np.int64)
+        K.random_actions(self.masks, self._rng, self._acts)
+        return self._acts
+
+    def _refuse(self, game: int, a: int) -> None:
+        seat = int(self._st[game, 10])
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"invalid action {a} in game {game}: outside the action "
+                                     f"space 0..{self.num_actions - 1}", action=str(a))
+        name = self.catalogue.names[a]
+        legal = [self.catalogue.names[i] for i in np.flatnonzero(self.masks[game])]
+        raise IllegalActionError(f"illegal action {a} ({name}) in game {game} for seat {seat}: "
+                                 f"not legal now (legal: {' '.join(legal)})", action=name,
+                                 reason="not legal now")
