@@ -36,6 +36,7 @@ class Arrastrado(Turned):
     __slots__ = ()
     family = "arrastrado"
     exchanges = True
+    batch_gap = "the table-card exchanges before the first lead"
 
     def seat_count(self, options: Options) -> int:
         return options.players

@@ -155,6 +155,9 @@ class Game:
     stock_over_notice: ClassVar[str] = "stockOver"
     #: the explicit layout fields ``Deal.new`` accepts besides the hands
     extras: ClassVar[frozenset[str]] = frozenset()
+    #: what ``tute.rl.VectorEnv``'s numba kernel does not play in this game ("": it plays
+    #: all of it), for its refusal
+    batch_gap: ClassVar[str] = "phases the batched kernel does not play"
 
     __slots__ = ("variant",)
 

@@ -35,6 +35,7 @@ class Cabrero(Arrastrado):
 
     __slots__ = ()
     family = "cabrero"
+    batch_gap = "its own deck layouts and scoring"
 
     def check_options(self, options: Options) -> Options:
         for (name, value), why in _NOT_YET.items():

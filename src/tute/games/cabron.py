@@ -23,6 +23,7 @@ from .cases import seat_totals, took_tricks
 class Cabron(IndividualScore, Game):
     __slots__ = ()
     family = "cabron"
+    batch_gap = "trumps fixed in play, whose observation the batched writer does not keep"
     arrastre_cantes = False  # no declaration windows: the cards of a trick sing
     trump_changes = True
     cantes_in_tricks = True

@@ -30,6 +30,7 @@ class GanaPierde(Arrastrado):
 
     __slots__ = ()
     family = "gana_pierde"
+    batch_gap = "more than four seats and its own scoring"
 
     def layout(self, options: Options) -> tuple[int, int]:
         # every card dealt: 13 each and a table card with three, 10 with four, 8 with five

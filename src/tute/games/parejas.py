@@ -50,6 +50,7 @@ class Turned(Game):
 class Parejas(Turned):
     __slots__ = ()
     family = "parejas"
+    batch_gap = ""  # card play only: all of it in the kernel
 
     def score(self, tally: Tally, options: Options) -> Score:
         special = tute_renuncio(tally, options, target=False)

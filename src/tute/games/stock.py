@@ -37,6 +37,7 @@ class Stock(StockDraw, Game):
     __slots__ = ()
 
     family = "stock"
+    batch_gap = "draws from the stock and upcard exchanges"
     exchanges = True
     arrastre_cantes = False
     extras = frozenset({"upcard", "stock"})

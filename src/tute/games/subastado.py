@@ -42,6 +42,7 @@ NEW_AUCTION: Auction = (0, -1, 0, 0)
 class Subastado(AuctionRules, IndividualScore, Game):
     __slots__ = ()
     family = "subastado"
+    batch_gap = "the auction and the contract"
     extras = frozenset({"widow"})
     counts_losses = False  # a balance of payments
 

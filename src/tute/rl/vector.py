@@ -39,18 +39,6 @@ SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_hea
                                "last_trick_bonus", "two_games_threshold", "two_games_rule",
                                "match", "tute_award", "first_dealer"})
 
-_REFUSED = {
-    "tute_2p_habanero": "draws from the stock and upcard exchanges",
-    "tute_2p_corriente": "draws from the stock and upcard exchanges",
-    "guinote": "draws from the stock and upcard exchanges",
-    "guinote_2p": "draws from the stock and upcard exchanges",
-    "tute_arrastrado_3p": "the table-card exchanges before the first lead",
-    "tute_subastado": "the auction and the contract",
-    "tute_cabron": "trumps fixed in play, whose observation the batched writer does not keep",
-    "tute_gana_pierde": "more than four seats and its own scoring",
-    "tute_cabrero": "its own deck layouts and scoring",
-}
-
 _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
            "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move")
 
@@ -67,8 +55,8 @@ class VectorEnv:
     def __init__(self, variant: str = "tute_parejas", n: int = 1, *,
                  reward_scale: float = 0.01, **options: Any):
         var = find_variant(variant)
-        if var.id != "tute_parejas":
-            why = _REFUSED.get(var.id, "phases the kernel does not play")
+        why = game_for(var).batch_gap
+        if why:
             raise InvalidOptionError(f"VectorEnv does not play {var.id}: its deals have {why}, "
                                      "which the numba kernel does not model (only "
                                      "tute_parejas is batched; use tute.rl.env)")
