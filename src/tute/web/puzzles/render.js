@@ -1,0 +1,105 @@
+// The puzzle page's drawing, from P (puzzles/page.js): the felt as the seat sees it, the
+// seat's hand (click a card to answer), and after an answer: right or wrong, each move's value,
+// the themes and why.
+import { t, getLang, actionLabel } from "../i18n.js";
+import { esc, setHTML, CARD_RE } from "../util.js";
+import { app, topbar, bindTopbar } from "../shell.js";
+import { boardHTML } from "../board.js";
+import { handHTML, bindHand, actionButtons } from "../hand.js";
+import { variantName } from "../table/state.js";
+
+export function seatName(P, s) {
+  const me = P.info.seat, S = P.info.state.seating;
+  if (s === me) return t("you");
+  if (S.partnerships && S.side_of[s] === S.side_of[me]) return t("lessonPartner");
+  const them = [...Array(S.seats).keys()].map((k) => (me + k) % S.seats).filter((k) => S.side_of[k] !== S.side_of[me]);
+  return them.length > 1 ? t("lessonRival", them.indexOf(s) + 1) : t("lessonRival", "").trim();
+}
+
+function resultHTML(P) {
+  const r = P.result;
+  if (!r) return `<p class="puzzle-ask" id="puzzle-ask">${t("puzzleAsk")}</p>`;
+  const head = r.correct ? t("puzzleRight", actionLabel(r.best))
+    : t("puzzleWrong", actionLabel(r.best), actionLabel(r.answer), r.lost);
+  const rows = Object.entries(r.values).sort((a, b) => b[1] - a[1]).map(([a, v]) =>
+    `<li class="${a === r.best ? "best" : ""}${a === r.answer ? " chosen" : ""}" data-value="${esc(a)}">
+      <span>${esc(actionLabel(a))}</span> <b>${v > 0 ? "+" : ""}${v}</b></li>`).join("");
+  const themes = r.themes.map((x) => `<span class="puzzle-theme">${esc(t("puzzleTheme_" + x))}</span>`).join(" ");
+  const why = r.why ? r.why[getLang()] || r.why.es : "";
+  return `<p class="puzzle-verdict ${r.correct ? "right" : "wrong"}" id="puzzle-verdict" role="alert">${esc(head)}</p>
+    <p class="puzzle-why" id="puzzle-why"><b>${t("puzzleWhy")}:</b> ${esc(why)}</p>
+    <p class="puzzle-themes" id="puzzle-themes"><b>${t("puzzleThemes")}:</b> ${themes}</p>
+    <p class="muted">${t("puzzleValues")}</p><ul class="puzzle-values" id="puzzle-values">${rows}</ul>
+    <p class="puzzle-links">${r.correct ? "" : `<button class="btn" data-do="retry" id="puzzle-retry">${t("puzzleRetry")}</button>`}
+      <a href="/problemas/${esc(P.info.next)}" data-nav class="btn primary" id="puzzle-next">${t("puzzleNext")}</a>
+      <a href="/problemas" data-nav class="btn" id="puzzle-all">${t("puzzleAll")}</a></p>`;
+}
+
+function panelHTML(P) {
+  const title = P.info.day ? `${t("puzzleToday")} · ${P.info.day}` : t("puzzleTitle", P.info.id);
+  return `<section class="lesson puzzle-panel" id="puzzle-panel" aria-live="polite">
+    <p class="lesson-head"><b id="puzzle-title">${esc(title)}</b> <span class="muted" id="puzzle-rating">${t("puzzleRating", P.info.rating)}</span></p>
+    ${P.message ? `<p class="lesson-msg" role="alert">${esc(P.message)}</p>` : ""}
+    ${resultHTML(P)}</section>`;
+}
+
+function feltHTML(P) {
+  const d = P.info.state.deal, S = P.info.state.seating, n = S.seats;
+  // the trick in play, or the last one taken with its winner marked
+  let trick = d.trick, winner = null;
+  const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
+  if (!trick.length && last) { trick = last.cards.map((c, i) => [last.seats[i], c]); winner = last.winner; }
+  return boardHTML({
+    n, me: P.info.seat, bottom: false, names: [...Array(n).keys()].map((s) => seatName(P, s)), status: Array(n).fill(""),
+    hands: [], sizes: d.hand_sizes, trick, winner, toMove: P.result ? null : d.to_move,
+    dealer: d.dealer, mano: d.mano, idle: S.idle, trump: d.trump, upcard: d.upcard,
+    stockCount: d.stock_count, tableCard: d.table_card, noTrump: !d.trump && !d.trump_card,
+    trumpCard: d.upcard ? null : d.trump_card,
+  });
+}
+
+function meHTML(P, el) {
+  const d = P.info.state.deal, S = P.info.state.seating, me = P.info.seat;
+  const open = !P.result;
+  const legal = new Set(open ? d.legal_actions : []);
+  const buttons = open ? d.legal_actions.filter((a) => !CARD_RE.test(a)) : [];
+  const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
+  const totals = d.card_points.map((p, sd) => p + (d.carry ? d.carry[sd] : 0));
+  for (const [s, , p] of d.cantes) totals[S.side_of[s]] += p;
+  const mine = S.side_of[me];
+  const score = totals.map((p, sd) => `${sd === mine ? t(S.partnerships ? "us" : "you") : t(S.partnerships ? "them" : "lessonRival", "")} ${p}`).join(" · ");
+  return `<div class="me-line ${open ? "to-move" : ""}"><span class="who">${esc(t("you"))}</span>
+      <span class="turn">${open ? `<b class="your-turn">${t("yourTurn")}</b>` : ""}</span>
+      <span class="lesson-score" id="puzzle-score">${t("points")}: ${esc(score)}</span></div>
+    ${buttons.length ? `<div class="actions">${actionButtons(buttons)}</div>` : ""}
+    <div class="hand" id="hand">${handHTML(d.hand, { legal, myTurn: open, avail, vw: innerWidth, hint: P.result ? P.result.best : null, why: null })}</div>`;
+}
+
+export function render(P, answer) {
+  if (P.closed) return;
+  if (P.fatal || !P.info) {
+    app.innerHTML = `${topbar()}<main class="center-msg">${P.fatal ? `<p class="error">${esc(P.fatal)}</p>
+      <a href="/problemas" data-nav class="btn primary">${t("puzzleAll")}</a>` : `<p>${t("connecting")}</p>`}</main>`;
+    bindTopbar();
+    return;
+  }
+  if (!document.getElementById("puzzle")) {
+    app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>`)}
+      <main class="table-page tutorial-page puzzle-page" id="puzzle">
+        <div class="board-wrap"><div id="puzzle-box"></div><div class="felt-wrap"><div id="felt"></div></div><div class="me" id="me"></div></div>
+      </main>`;
+    bindTopbar();
+    app.onclick = (ev) => {
+      const act = ev.target.closest(".actions [data-action]");
+      if (act) { answer(P, act.dataset.action); return; }
+      const b = ev.target.closest("[data-do]");
+      if (b && b.dataset.do === "retry") { P.result = null; P.message = ""; render(P, answer); }
+    };
+  }
+  document.title = `${t("puzzlesTitle")} · Tute`;
+  setHTML(document.getElementById("tt"), `${esc(variantName(P.info.variant))} · ${esc(t("puzzlesTitle"))}`);
+  setHTML(document.getElementById("puzzle-box"), panelHTML(P));
+  setHTML(document.getElementById("felt"), feltHTML(P));
+  const el = document.getElementById("me");
+  if (setHTML(el, meHTML(P, el))) bindHand(el, (action) => answer(P, action));
+}
