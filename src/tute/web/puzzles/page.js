@@ -42,6 +42,14 @@ export function puzzlePage(id) {
   render(P, answer);
 }
 
+// The lobby's card: the puzzle of the day and the list.
+export function puzzlesSectionHTML() {
+  return `<section class="panel-card" id="lobby-puzzles"><h2>${t("puzzlesTitle")}</h2>
+    <p class="muted">${t("puzzlesLine")}</p>
+    <p><a href="/problemas/hoy" data-nav class="btn primary" id="lobby-puzzle-today">${t("puzzleToday")}</a>
+      <a href="/problemas" data-nav class="btn" id="lobby-puzzles-all">${t("puzzleAll")}</a></p></section>`;
+}
+
 export function puzzlesPage() {
   const L = { list: null, total: 0, closed: false };
   const draw = () => {
