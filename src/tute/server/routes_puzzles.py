@@ -51,6 +51,11 @@ def _brief(p: Puzzle) -> dict[str, Any]:
     return {"id": p.id, "variant": p.variant, "rating": p.rating}
 
 
+def _listed(p: Puzzle) -> dict[str, Any]:
+    """A row of the list: its themes too (the page of the puzzle keeps them for after)."""
+    return {**_brief(p), "themes": p.themes}
+
+
 def _neighbour(p: Puzzle) -> str:
     """The next puzzle of the list (the first after the last): a 'next' link."""
     pool = load_puzzles()
@@ -69,11 +74,13 @@ def puzzle_json(p: Puzzle, day: str | None = None) -> dict[str, Any]:
 
 @router.get("/api/puzzles")
 async def puzzles(variant: Annotated[str | None, Query(max_length=40)] = None,
+                  theme: Annotated[str | None, Query(max_length=40)] = None,
                   offset: Annotated[int, Query(ge=0)] = 0,
                   limit: Annotated[int, Query(ge=1, le=LIST_MAX)] = 50) -> dict[str, Any]:
-    pool = [p for p in load_puzzles() if variant is None or p.variant == variant]
+    pool = [p for p in load_puzzles() if (variant is None or p.variant == variant)
+            and (theme is None or theme in p.themes)]
     return {"total": len(pool), "offset": offset,
-            "puzzles": [_brief(p) for p in pool[offset:offset + limit]]}
+            "puzzles": [_listed(p) for p in pool[offset:offset + limit]]}
 
 
 @router.get("/api/puzzles/today")

@@ -42,31 +42,42 @@ export function puzzlePage(id) {
   render(P, answer);
 }
 
-// The lobby's card: the puzzle of the day and the list.
+// The lobby's card (one column of the lobby's "every day" section): the puzzle of the day.
 export function puzzlesSectionHTML() {
-  return `<section class="panel-card" id="lobby-puzzles"><h2>${t("puzzlesTitle")}</h2>
+  return `<div class="learn-game" id="lobby-puzzles"><h2>${t("puzzlesTitle")}</h2>
     <p class="muted">${t("puzzlesLine")}</p>
     <p><a href="/problemas/hoy" data-nav class="btn primary" id="lobby-puzzle-today">${t("puzzleToday")}</a>
-      <a href="/problemas" data-nav class="btn" id="lobby-puzzles-all">${t("puzzleAll")}</a></p></section>`;
+      <a href="/problemas" data-nav class="btn" id="lobby-puzzles-all">${t("puzzleAll")}</a></p></div>`;
 }
 
+const THEMES = ["forty", "cante", "cante_timing", "last_ten", "arrastre", "ruff", "overtrump",
+  "partner_exemption", "load_partner", "duck", "take", "lead", "follow"];
+
 export function puzzlesPage() {
-  const L = { list: null, total: 0, closed: false };
+  const L = { list: null, total: 0, closed: false, theme: "" };
   const draw = () => {
     if (L.closed) return;
-    const rows = (L.list || []).map((p) => `<li><a href="/problemas/${esc(p.id)}" data-nav class="puzzle-link" data-puzzle="${esc(p.id)}">${esc(variantName(p.variant))} · ${esc(p.id)}</a> <span class="muted">${t("puzzleRating", p.rating)}</span></li>`).join("");
+    const rows = (L.list || []).map((p) => `<li><a href="/problemas/${esc(p.id)}" data-nav class="puzzle-link" data-puzzle="${esc(p.id)}">${esc(variantName(p.variant))} · ${esc(p.id)}</a> <span class="muted">${t("puzzleRating", p.rating)} · ${p.themes.map((x) => esc(t("puzzleTheme_" + x))).join(", ")}</span></li>`).join("");
     app.innerHTML = `${topbar()}<main class="panel-page"><section class="panel-card wide" id="puzzles">
       <h2>${t("puzzlesTitle")}</h2><p class="muted">${t("puzzlesLine")}</p>
       <p><a href="/problemas/hoy" data-nav class="btn primary" id="puzzle-today">${t("puzzleToday")}</a>
         <span class="muted" id="puzzle-count">${t("puzzleCount", L.total)}</span></p>
+      <label>${t("puzzleThemes")} <select id="puzzle-theme"><option value="">—</option>
+        ${THEMES.map((x) => `<option value="${x}" ${x === L.theme ? "selected" : ""}>${esc(t("puzzleTheme_" + x))}</option>`).join("")}</select></label>
       <ol class="puzzle-list" id="puzzle-list">${rows}</ol>
       ${L.list && L.list.length < L.total ? `<button class="btn" id="puzzle-more">${t("puzzleMore")}</button>` : ""}
     </section></main>`;
     bindTopbar();
     document.getElementById("puzzle-more")?.addEventListener("click", more);
+    document.getElementById("puzzle-theme")?.addEventListener("change", (ev) => {
+      L.theme = ev.target.value;
+      L.list = [];
+      more();
+    });
   };
   const more = async () => {
-    const got = await api("GET", `/api/puzzles?offset=${(L.list || []).length}&limit=100`);
+    const theme = L.theme ? `&theme=${encodeURIComponent(L.theme)}` : "";
+    const got = await api("GET", `/api/puzzles?offset=${(L.list || []).length}&limit=100${theme}`);
     L.list = [...(L.list || []), ...got.puzzles];
     L.total = got.total;
     draw();

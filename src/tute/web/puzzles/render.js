@@ -2,19 +2,11 @@
 // seat's hand (click a card to answer), and after an answer: right or wrong, each move's value,
 // the themes and why.
 import { t, getLang, actionLabel } from "../i18n.js";
-import { esc, setHTML, CARD_RE } from "../util.js";
+import { esc, setHTML } from "../util.js";
 import { app, topbar, bindTopbar } from "../shell.js";
-import { boardHTML } from "../board.js";
-import { handHTML, bindHand, actionButtons } from "../hand.js";
+import { bindHand } from "../hand.js";
 import { variantName } from "../table/state.js";
-
-export function seatName(P, s) {
-  const me = P.info.seat, S = P.info.state.seating;
-  if (s === me) return t("you");
-  if (S.partnerships && S.side_of[s] === S.side_of[me]) return t("lessonPartner");
-  const them = [...Array(S.seats).keys()].map((k) => (me + k) % S.seats).filter((k) => S.side_of[k] !== S.side_of[me]);
-  return them.length > 1 ? t("lessonRival", them.indexOf(s) + 1) : t("lessonRival", "").trim();
-}
+import { feltHTML, meHTML } from "../seatview.js";
 
 function resultHTML(P) {
   const r = P.result;
@@ -43,38 +35,6 @@ function panelHTML(P) {
     ${resultHTML(P)}</section>`;
 }
 
-function feltHTML(P) {
-  const d = P.info.state.deal, S = P.info.state.seating, n = S.seats;
-  // the trick in play, or the last one taken with its winner marked
-  let trick = d.trick, winner = null;
-  const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
-  if (!trick.length && last) { trick = last.cards.map((c, i) => [last.seats[i], c]); winner = last.winner; }
-  return boardHTML({
-    n, me: P.info.seat, bottom: false, names: [...Array(n).keys()].map((s) => seatName(P, s)), status: Array(n).fill(""),
-    hands: [], sizes: d.hand_sizes, trick, winner, toMove: P.result ? null : d.to_move,
-    dealer: d.dealer, mano: d.mano, idle: S.idle, trump: d.trump, upcard: d.upcard,
-    stockCount: d.stock_count, tableCard: d.table_card, noTrump: !d.trump && !d.trump_card,
-    trumpCard: d.upcard ? null : d.trump_card,
-  });
-}
-
-function meHTML(P, el) {
-  const d = P.info.state.deal, S = P.info.state.seating, me = P.info.seat;
-  const open = !P.result;
-  const legal = new Set(open ? d.legal_actions : []);
-  const buttons = open ? d.legal_actions.filter((a) => !CARD_RE.test(a)) : [];
-  const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
-  const totals = d.card_points.map((p, sd) => p + (d.carry ? d.carry[sd] : 0));
-  for (const [s, , p] of d.cantes) totals[S.side_of[s]] += p;
-  const mine = S.side_of[me];
-  const score = totals.map((p, sd) => `${sd === mine ? t(S.partnerships ? "us" : "you") : t(S.partnerships ? "them" : "lessonRival", "")} ${p}`).join(" · ");
-  return `<div class="me-line ${open ? "to-move" : ""}"><span class="who">${esc(t("you"))}</span>
-      <span class="turn">${open ? `<b class="your-turn">${t("yourTurn")}</b>` : ""}</span>
-      <span class="lesson-score" id="puzzle-score">${t("points")}: ${esc(score)}</span></div>
-    ${buttons.length ? `<div class="actions">${actionButtons(buttons)}</div>` : ""}
-    <div class="hand" id="hand">${handHTML(d.hand, { legal, myTurn: open, avail, vw: innerWidth, hint: P.result ? P.result.best : null, why: null })}</div>`;
-}
-
 export function render(P, answer) {
   if (P.closed) return;
   if (P.fatal || !P.info) {
@@ -99,7 +59,8 @@ export function render(P, answer) {
   document.title = `${t("puzzlesTitle")} · Tute`;
   setHTML(document.getElementById("tt"), `${esc(variantName(P.info.variant))} · ${esc(t("puzzlesTitle"))}`);
   setHTML(document.getElementById("puzzle-box"), panelHTML(P));
-  setHTML(document.getElementById("felt"), feltHTML(P));
+  const { seat, state } = P.info;
+  setHTML(document.getElementById("felt"), feltHTML(seat, state, !P.result));
   const el = document.getElementById("me");
-  if (setHTML(el, meHTML(P, el))) bindHand(el, (action) => answer(P, action));
+  if (setHTML(el, meHTML(seat, state, !P.result, el, P.result ? P.result.best : null))) bindHand(el, (action) => answer(P, action));
 }
