@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from tute.daily import GAMES, current_events, event, others_play, parse_event, replay
 from tute.errors import TuteError
 
+from .accounts_helpers import device, secure, sign_up
 from .test_browser import CHROMIUM
 from .test_browser_table import DESKTOP, PHONE, _fits, _page
 
@@ -173,3 +174,21 @@ def test_browser_plays_the_deal_of_the_day(browser: Any, start: Callable[..., st
     if viewport is PHONE:
         _fits(page, "#daily-ranking")
     assert not page.errors
+
+
+def test_an_account_has_one_entry_whatever_the_browser(client: TestClient) -> None:
+    web = secure(client)
+    sign_up(web, "Lola")
+    ev = _day("tute_2p_habanero")
+    url = f"/api/daily/{ev}/step"
+    st = web.post(url, json={"player": "browser-one"}).json()
+    first = st["state"]["deal"]["legal_actions"][0]
+    assert web.post(url, json={"player": "browser-one", "action": first}).status_code == 200
+    # another browser id, the same account: the same entry, one move in
+    again = web.post(url, json={"player": "browser-two"}).json()
+    assert again["state"]["deal"]["hand"] == replay(parse_event(ev), [first]).deal.hand(
+        parse_event(ev).seat).to_list()
+    # a browser with no account: its own entry, from the start
+    with device(client) as other:
+        fresh = other.post(url, json={"player": "browser-two"}).json()
+        assert fresh == st
