@@ -87,6 +87,7 @@ def test_the_daily_puzzle_is_the_same_all_day_and_changes_with_the_date() -> Non
     days = {daily(day + datetime.timedelta(days=k)).id for k in range(30)}
     assert len(days) >= 25
     assert find_puzzle(daily(day).id) is daily(day)
+    assert all(len(daily(day + datetime.timedelta(days=k)).values) >= 3 for k in range(30))
 
 
 def test_a_puzzle_round_trips_its_json() -> None:

@@ -131,12 +131,17 @@ def find_puzzle(puzzle: str, puzzles: Sequence[Puzzle] | None = None) -> Puzzle 
                  if p.id == puzzle), None)
 
 
+#: the puzzle of the day is one with at least this many moves to choose from (where any has)
+DAILY_CHOICES = 3
+
+
 def daily(day: datetime.date, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
     """The puzzle of ``day``: the same for everyone, drawn from the date alone (a hash, so
-    consecutive days are not neighbours in the file)."""
+    consecutive days are not neighbours in the file), among those with a real choice."""
     pool = list(puzzles if puzzles is not None else _shipped())
     if not pool:
         raise TuteError("no puzzles")
+    pool = [p for p in pool if len(p.values) >= DAILY_CHOICES] or pool
     k = int(hashlib.sha256(f"tute-daily:{day.isoformat()}".encode()).hexdigest(), 16)
     return pool[k % len(pool)]
 

@@ -19,7 +19,7 @@ function playerId() {
   return id;
 }
 
-const kindName = (k) => t(k === "day" ? "dailyDay" : "dailyWeek");
+const kindName = (k) => (k === "day" ? t("dailyDay") : t("dailyWeek"));
 const signed = (v) => `${v > 0 ? "+" : ""}${Math.round(v)}`;
 
 // The lobby's card (one column of the lobby's "every day" section).
