@@ -45,6 +45,12 @@ def _visible(p: Puzzle) -> set[str]:
 
 
 def _cards(data: Any) -> set[str]:
+    """The card notations in an answer; prose is left out ("Se pone..." is Spanish, not the
+    sota de espadas), the cards its words name come in ``params``."""
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in ("es", "en")}
+    if isinstance(data, dict) and isinstance(data.get("why"), dict):
+        data = {**data, "why": {k: v for k, v in data["why"].items() if k not in ("es", "en")}}
     return set(CARD.findall(json.dumps(data)))
 
 
