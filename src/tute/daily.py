@@ -23,14 +23,16 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import TuteError
 
 if TYPE_CHECKING:
     from .deal import Deal
+    from .solver import Solver
 
-__all__ = ["GAMES", "KINDS", "LEVEL", "Event", "Play", "current_events", "event", "others_play",
+__all__ = ["GAMES", "KINDS", "LEVEL", "Event", "Play", "analyse", "current_events", "event",
+           "others_play",
            "parse_event", "position_key", "replay"]
 
 GAMES = ("tute_parejas", "tute_2p_habanero", "guinote")
@@ -116,14 +118,15 @@ def current_events(day: datetime.date) -> list[Event]:
 @dataclass
 class Play:
     """A player's play of an event so far: the deal in progress (or the last one), the
-    margins of the deals finished, and the player's decisions (deal, the position's actions,
-    the action taken)."""
+    margins of the deals finished, and the player's decisions."""
 
     event: Event
     deal: Deal
     number: int  # 0-based deal of the event
     margins: list[float] = field(default_factory=list)
-    decisions: list[tuple[int, str, str]] = field(default_factory=list)
+    #: (deal, position key, action taken, the action's index in its deal)
+    decisions: list[tuple[int, str, str, int]] = field(default_factory=list)
+    finished: list[Deal] = field(default_factory=list)  # the deals played to their end
 
     @property
     def done(self) -> bool:
@@ -156,6 +159,7 @@ def replay(ev: Event, taken: Sequence[str]) -> Play:
     while True:
         if deal.is_over():
             play.margins.append(objective(deal, seat))
+            play.finished.append(deal)
             if k + 1 == ev.deals:
                 break
             k += 1
@@ -172,7 +176,7 @@ def replay(ev: Event, taken: Sequence[str]) -> Play:
             legal = {str(a): a for a in deal.legal_actions()}
             if action not in legal:
                 raise TuteError(f"invalid action {action[:24]!r}: not legal now")
-            play.decisions.append((k, position_key(deal), action))
+            play.decisions.append((k, position_key(deal), action, len(deal.actions)))
             deal.apply(legal[action])
         else:
             view = deal.view(mover, history=False)
@@ -182,12 +186,31 @@ def replay(ev: Event, taken: Sequence[str]) -> Play:
     return play
 
 
+def analyse(play: Play, solver: Solver | None = None) -> dict[str, Any]:
+    """The double-dummy measure of the player's decisions in the finished deals
+    (:func:`tute.analysis.double_dummy`): each measured decision's best action and the
+    points it lost, their sum and the share within the analysis' accuracy margin."""
+    from .analysis import ACCURACY_MARGIN, double_dummy
+
+    seat = play.event.seat
+    rows: list[dict[str, Any]] = []
+    for k, deal in enumerate(play.finished):
+        for d in double_dummy(deal, solver):
+            if d.seat == seat and d.dd_loss is not None:
+                rows.append({"deal": k, "move": d.move, "played": d.played,
+                             "best": d.dd_best, "loss": d.dd_loss})
+    lost = sum(r["loss"] for r in rows)
+    good = sum(r["loss"] <= ACCURACY_MARGIN for r in rows)
+    return {"decisions": rows, "measured": len(rows), "loss": lost,
+            "accuracy": round(100.0 * good / len(rows), 1) if rows else None}
+
+
 def position_key(deal: Deal) -> str:
     """A short name of a position of an event's deal: the actions that led to it."""
     return hashlib.sha256(" ".join(map(str, deal.actions)).encode()).hexdigest()[:16]
 
 
-Decisions = Sequence[Sequence[object]]  # (deal, position key, action) each
+Decisions = Sequence[Sequence[object]]  # (deal, position key, action, move) each
 
 
 def others_play(mine: Decisions, others: Sequence[Decisions]) -> list[dict[str, object]]:
@@ -195,12 +218,12 @@ def others_play(mine: Decisions, others: Sequence[Decisions]) -> list[dict[str, 
     (the same deal and the same actions before it): every action's count, the most common."""
     at: dict[tuple[object, object], Counter[str]] = {}
     for decisions in others:
-        for k, key, action in decisions:
+        for k, key, action, *_move in decisions:
             at.setdefault((k, key), Counter())[str(action)] += 1
     out: list[dict[str, object]] = []
-    for n, (k, key, action) in enumerate(mine):
+    for n, (k, key, action, *move) in enumerate(mine):
         counts = at.get((k, key), Counter())
-        out.append({"n": n, "deal": k, "played": action,
+        out.append({"n": n, "deal": k, "move": move[0] if move else None, "played": action,
                     "counts": dict(counts.most_common()),
                     "most_common": counts.most_common(1)[0][0] if counts else None})
     return out

@@ -367,6 +367,10 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "dailyName": "Nombre",
         "dailyMargin": "Diferencia",
         "dailyAll": "Todos los retos",
+        "dailyLost": "Tantos perdidos",
+        "dailyLostWhy": ("Lo que costaron sus jugadas con todas las cartas a la vista "
+                         "(análisis a doble muerto)"),
+        "dailyBest": "mejor {0} (−{1})",
         "puzzlesTitle": "Problemas",
         "puzzlesLine": ("Posiciones de partidas reales con una sola jugada buena: cualquier otra "
                         "pierde tantos. Se resuelven con lo que ve tu asiento."),
@@ -749,6 +753,9 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "dailyName": "Name",
         "dailyMargin": "Margin",
         "dailyAll": "All challenges",
+        "dailyLost": "Points lost",
+        "dailyLostWhy": "What their moves cost with every card in view (double-dummy analysis)",
+        "dailyBest": "best {0} (−{1})",
         "puzzlesTitle": "Puzzles",
         "puzzlesLine": ("Positions from real games with only one good move: any other loses "
                         "points. Each is solved from what your seat sees."),

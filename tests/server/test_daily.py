@@ -18,6 +18,7 @@ from tute.daily import GAMES, current_events, event, others_play, parse_event, r
 from tute.errors import TuteError
 
 from .accounts_helpers import device, secure, sign_up
+from .conftest import wait_until
 from .test_browser import CHROMIUM
 from .test_browser_table import DESKTOP, PHONE, _fits, _page
 
@@ -116,6 +117,17 @@ def test_a_deal_of_the_day_is_played_once_and_ranked(client: TestClient) -> None
     assert rank["me"]["name"] == "J0" and rank["me"]["score"] == scores[0]
     # the first decision is the same position for everyone: all the others are counted there
     assert sum(rank["others"][0]["counts"].values()) == 2
+    # each player's double-dummy analysis, made once it has finished
+    def analysed() -> Any:
+        got = client.get(f"/api/daily/{ev}/ranking", params={"player": players[0][0]}).json()
+        return got if all(r["lost"] is not None for r in got["ranking"]) else None
+
+    rank = wait_until(analysed, "the analyses")
+    mine = rank["analysis"]
+    assert mine["measured"] == len(mine["decisions"]) > 0
+    assert mine["loss"] == sum(d["loss"] for d in mine["decisions"]) == rank["me"]["lost"]
+    played = {(o["deal"], o["move"]): o["played"] for o in rank["others"]}
+    assert all(played[(d["deal"], d["move"])] == d["played"] for d in mine["decisions"])
     listed = {e["id"]: e for e in client.get("/api/daily").json()["events"]}
     assert listed[ev]["players"] == 3
 
@@ -171,8 +183,14 @@ def test_browser_plays_the_deal_of_the_day(browser: Any, start: Callable[..., st
                                arg=before, timeout=15000)
     page.wait_for_selector("#daily-ranking #daily-rank", timeout=15000)
     assert page.locator("#daily-others li").count() >= 1
+    # the analysis comes after the last move: the page asks again until it is there
+    page.wait_for_function("() => window.__daily.rank && window.__daily.rank.analysis",
+                           timeout=60000)
+    page.wait_for_function("() => !document.querySelector('.daily-table').textContent"
+                           ".includes('…')", timeout=15000)
     if viewport is PHONE:
         _fits(page, "#daily-ranking")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert not page.errors
 
 

@@ -140,6 +140,7 @@ def test_browser_solves_a_puzzle(browser: Any, start: Callable[..., str],
     if viewport is PHONE:
         for sel in ("#puzzle-panel", "#hand", "#felt"):
             _fits(page, sel)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.locator("#puzzle-retry").click()
     page.locator(f'.hand-card[data-card="{p.answer}"]').click(timeout=5000)
     page.wait_for_selector("#puzzle-verdict.right", timeout=15000)

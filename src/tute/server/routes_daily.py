@@ -4,14 +4,18 @@ A player is its account when logged in, else the browser's own id (the page keep
 each has one entry an event: the actions it took, replayed on every step (the bots answer as
 they did), so a move can never be taken back and the event is played once. The entries of an
 event are one JSON file in the data folder (``daily/{event}.json``), written on every step.
-The ranking and "how the others played" open to a player once it has played the event."""
+The ranking, each player's double-dummy analysis (the points its decisions lost with every
+hand known, made once it has finished) and "how the others played" open to a player once it
+has played the event."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime
 import json
+import logging
 import os
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +23,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import Field
 
-from ..daily import Event, Play, current_events, others_play, parse_event, replay
+from ..daily import Event, Play, analyse, current_events, others_play, parse_event, replay
 from ..errors import TuteError
 from .accounts import COOKIE
 from .protocol import private_deal_json, spectator_deal_json
@@ -30,7 +34,12 @@ from .tutorials import _seating
 
 __all__ = ["router"]
 
+log = logging.getLogger("tute.server")
 router = APIRouter()
+#: one solver for the analyses of the played events, one analysis at a time (its table is
+#: its own; a thread of the pool runs it)
+_SOLVER: list[Any] = []
+_SOLVER_LOCK = threading.Lock()
 
 PlayerId = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[\w-]+$")]
 
@@ -56,6 +65,7 @@ class _Entries:
         self.folder = folder
         self.cache: dict[str, dict[str, dict[str, Any]]] = {}
         self.lock = asyncio.Lock()
+        self.tasks: set[asyncio.Task[None]] = set()  # analyses under way (kept referenced)
 
     def of(self, ev: Event) -> dict[str, dict[str, Any]]:
         if ev.id not in self.cache:
@@ -79,6 +89,30 @@ def _entries(request: Request) -> _Entries:
         found = _Entries((analyses.parent if analyses is not None else Path("data")) / "daily")
         state.daily_entries = found
     return found
+
+
+def _analysis(ev: Event, taken: list[str]) -> dict[str, Any]:
+    with _SOLVER_LOCK:
+        if not _SOLVER:
+            from ..solver import Solver
+
+            _SOLVER.append(Solver(tt_mb=32, threads=1))
+        return analyse(replay(ev, taken), _SOLVER[0])
+
+
+async def _analyse_later(entries: _Entries, ev: Event, key: str, taken: list[str]) -> None:
+    """The double-dummy analysis of a finished entry, added to it once made (the step that
+    finished it has answered already: a first analysis may wait for the solver's code)."""
+    try:
+        result = await asyncio.to_thread(_analysis, ev, taken)
+    except Exception:  # an analysis that fails leaves the entry without one
+        log.exception("daily %s: analysis failed", ev.id)
+        return
+    async with entries.lock:
+        entry = entries.of(ev).get(key)
+        if entry is not None:
+            entry["analysis"] = result
+            entries.save(ev)
 
 
 def _today() -> datetime.date:
@@ -145,6 +179,9 @@ async def daily_step(event_id: str, body: StepBody, request: Request) -> dict[st
                          name=entry["name"] or body.name.strip()[:24])
             if play.done:
                 entry["decisions"] = [list(d) for d in play.decisions]
+                task = asyncio.create_task(_analyse_later(entries, ev, key, taken))
+                entries.tasks.add(task)
+                task.add_done_callback(entries.tasks.discard)
             of[key] = entry
             entries.save(ev)
     return _state(play)
@@ -166,8 +203,11 @@ async def daily_ranking(event_id: str, request: Request,
     ranking = []
     for k, e in done:
         rank = 1 + sum(x["score"] > e["score"] for _k, x in done)
+        dd = e.get("analysis") or {}
         ranking.append({"rank": rank, "name": e["name"], "score": e["score"],
-                        "margins": e["margins"], "me": k == key})
+                        "margins": e["margins"], "me": k == key, "lost": dd.get("loss"),
+                        "accuracy": dd.get("accuracy")})
     others = others_play(mine["decisions"], [e["decisions"] for k, e in done if k != key])
     return {"event": ev.to_json(), "players": len(done), "ranking": ranking[:200],
-            "me": next(r for r in ranking if r["me"]), "others": others}
+            "me": next(r for r in ranking if r["me"]), "others": others,
+            "analysis": mine.get("analysis")}

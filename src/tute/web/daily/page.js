@@ -71,18 +71,29 @@ async function ranking(D) {
   try {
     D.rank = await api("GET", `/api/daily/${encodeURIComponent(D.id)}/ranking?player=${playerId()}`);
   } catch (e) { D.message = e.message; if (!D.st) D.fatal = e.message; }
+  // the analyses are made after the last move: ask again until mine is here
+  if (D.rank && !D.rank.analysis && !D.closed && D.polls < 20) {
+    D.polls += 1;
+    setTimeout(() => ranking(D).then(() => render(D)), 1500);
+  }
 }
 
 function rankingHTML(D) {
   const R = D.rank;
   if (!R) return "";
   const rows = R.ranking.map((r) => `<tr class="${r.me ? "daily-me" : ""}"><td>${r.rank}</td><td>${esc(r.name || "—")}</td>
-    <td>${signed(r.score)}</td></tr>`).join("");
-  const others = R.others.map((o) => `<li><span>${t("dailyYouPlayed", esc(actionLabel(o.played)))}</span> ·
+    <td>${signed(r.score)}</td><td>${r.lost === null ? "…" : r.lost}</td></tr>`).join("");
+  // the double-dummy measure of my decisions, by (deal, move)
+  const dd = new Map(((R.analysis && R.analysis.decisions) || []).map((d) => [`${d.deal}:${d.move}`, d]));
+  const ddText = (o) => {
+    const d = dd.get(`${o.deal}:${o.move}`);
+    return d && d.loss > 0 ? ` · <span class="daily-loss">${t("dailyBest", esc(actionLabel(d.best)), d.loss)}</span>` : "";
+  };
+  const others = R.others.map((o) => `<li><span>${t("dailyYouPlayed", esc(actionLabel(o.played)))}</span>${ddText(o)} ·
     <span class="muted">${o.most_common ? t("dailyMostCommon", esc(actionLabel(o.most_common))) + ` (${Object.entries(o.counts).map(([a, n]) => `${esc(actionLabel(a))} ${n}`).join(", ")})` : t("dailyNobody")}</span></li>`).join("");
   return `<section class="panel-card wide" id="daily-ranking"><h2>${t("dailyRanking")}</h2>
     <p id="daily-rank"><b>${t("dailyRank", R.me.rank, R.players)}</b> · ${t("dailyScore", signed(R.me.score))}</p>
-    <table class="daily-table"><thead><tr><th>#</th><th>${t("dailyName")}</th><th>${t("dailyMargin")}</th></tr></thead><tbody>${rows}</tbody></table>
+    <table class="daily-table"><thead><tr><th>#</th><th>${t("dailyName")}</th><th>${t("dailyMargin")}</th><th title="${t("dailyLostWhy")}">${t("dailyLost")}</th></tr></thead><tbody>${rows}</tbody></table>
     <h3>${t("dailyOthers")}</h3><p class="muted">${t("dailyOthersLine")}</p><ol class="daily-others" id="daily-others">${others}</ol>
     <p><a href="/diario" data-nav class="btn" id="daily-all">${t("dailyAll")}</a></p></section>`;
 }
@@ -124,7 +135,7 @@ function render(D) {
 }
 
 export function dailyPage(id) {
-  const D = { id, st: null, rank: null, message: "", pending: false, closed: false, fatal: null, steps: 0 };
+  const D = { id, st: null, rank: null, message: "", pending: false, closed: false, fatal: null, steps: 0, polls: 0 };
   page.rerender = () => { const box = document.getElementById("daily"); if (box) box.remove(); render(D); };
   page.leave = () => { D.closed = true; app.onclick = null; };
   window.__daily = D;  // for the browser tests (read only)
