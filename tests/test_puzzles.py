@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import tute
+from tute.bots import make_bot
 from tute.errors import TuteError
 from tute.puzzles import DATA_DIR, Puzzle, check_answer, daily, find_puzzle, load_puzzles
 from tute.puzzles.cut import DEFAULT_AGREE, DEFAULT_MARGIN, exact_values, unique_best, view_check
@@ -151,7 +152,7 @@ def test_cli_show_and_solve() -> None:
 
 def test_cli_make_from_a_record_file_and_from_selfplay(tmp_path: Path) -> None:
     deal = tute.Deal.new("guinote", seed=11)
-    bots = [tute.bots.make_bot("rules", seed=s) for s in range(deal.seats)]
+    bots = [make_bot("rules", seed=s) for s in range(deal.seats)]
     records = tmp_path / "games.jsonl"
     lines: list[str] = []
     for seed in range(8):

@@ -110,9 +110,13 @@ def show_command(puzzle: str, file: FileOpt = None,
     typer.echo(f"puzzle {p.id}: {p.variant}, seat {p.seat} to move, rating {p.rating}")
     typer.echo(f"trump: {view.trump.letter if view.trump else '-'}   "
                f"trick {deal.trick_number}, stock {view.stock_count}")
+    for t in view.tricks:
+        typer.echo(f"trick {t.number}: " + " ".join(f"{seat}:{c}" for seat, c in
+                                                     zip(t.seats, t.cards, strict=True))
+                   + f"  -> seat {t.winner}")
     typer.echo("on the table: " + (" ".join(f"{s}:{c}" for s, c in view.trick) or "-"))
-    typer.echo(f"points (side {view.side} first): "
-               + " ".join(str(x) for x in view.card_points))
+    typer.echo("points: " + ", ".join(f"side {k} {p}" for k, p in enumerate(view.card_points))
+               + f" (yours: side {view.side})")
     typer.echo("hand: " + " ".join(str(c) for c in view.hand))
     typer.echo("choose one of: " + " ".join(p.values))
     typer.echo(f"solve: tute puzzles solve {p.id} ACTION")
