@@ -30,7 +30,7 @@ from .protocol import private_deal_json, spectator_deal_json
 from .routes_info import WEB_DIR
 from .shared import StrictBody, hub_of, server_of
 from .table import TableError
-from .tutorials import _seating
+from .tutorials import seating_json
 
 __all__ = ["router"]
 
@@ -139,7 +139,7 @@ def _state(play: Play) -> dict[str, Any]:
     view = {**spectator_deal_json(deal), **private_deal_json(deal, seat)}
     return {"event": play.event.to_json(), "number": play.number, "done": play.done,
             "margins": play.margins, "score": play.score,
-            "state": {"deal": view, "seating": _seating(deal)}}
+            "state": {"deal": view, "seating": seating_json(deal)}}
 
 
 @router.get("/api/daily")

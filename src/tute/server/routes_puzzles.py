@@ -19,7 +19,7 @@ from .protocol import private_deal_json, spectator_deal_json
 from .routes_info import WEB_DIR
 from .shared import StrictBody
 from .table import TableError
-from .tutorials import _seating
+from .tutorials import seating_json
 
 __all__ = ["router"]
 
@@ -69,7 +69,7 @@ def puzzle_json(p: Puzzle, day: str | None = None) -> dict[str, Any]:
     deal = p.position()
     view = {**spectator_deal_json(deal), **private_deal_json(deal, p.seat)}
     return {**_brief(p), "seat": p.seat, "day": day, "next": _neighbour(p),
-            "state": {"deal": view, "seating": _seating(deal)}}
+            "state": {"deal": view, "seating": seating_json(deal)}}
 
 
 @router.get("/api/puzzles")
