@@ -56,6 +56,7 @@ from .i18n import (
 from .match import Match
 from .messages import Refusal
 from .narration import describe, describe_result
+from .puzzles.commands import puzzles_app
 from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
 from .shuffle import derive_seed, new_seed, randbelow
@@ -1699,6 +1700,9 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
         # the engine's reason; it only ever speaks of this seat's own hand and the table
         why = deal.refusal(action) or Refusal.of("not_legal_now")
         typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
+
+
+app.add_typer(puzzles_app, name="puzzles")
 
 
 # =============================================================================================

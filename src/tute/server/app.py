@@ -25,7 +25,15 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import routes_games, routes_info, routes_tables, routes_tutorials, routes_ws
+from . import (
+    routes_daily,
+    routes_games,
+    routes_info,
+    routes_puzzles,
+    routes_tables,
+    routes_tutorials,
+    routes_ws,
+)
 from .analyses import SearchBudget
 from .botpool import close_shared_pool
 from .clock import Clock
@@ -131,6 +139,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     app.middleware("http")(security_headers)
     _answer_errors(app)
     app.include_router(accounts_router())  # accounts and ratings (routes_accounts.py)
+    app.include_router(routes_puzzles.router)  # puzzles and their pages (routes_puzzles.py)
+    app.include_router(routes_daily.router)  # the deal of the day and of the week
     app.include_router(routes_info.router)  # the pages first, as the page routes on them
     app.mount("/static", StaticFiles(directory=routes_info.WEB_DIR), name="static")
     for routes in (routes_tutorials, routes_tables, routes_games, routes_ws):

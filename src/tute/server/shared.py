@@ -25,7 +25,8 @@ log = logging.getLogger("tute.server")
 
 STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409,
-          "too_many_tables": 429, "moved": 503}
+          "too_many_tables": 429, "moved": 503, "not_played": 403, "already_played": 409,
+          "closed": 409}
 
 
 class StrictBody(BaseModel):

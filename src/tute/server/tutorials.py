@@ -32,7 +32,8 @@ def lesson_json(x: Lesson) -> dict[str, Any]:
     return {**x.summary(), "done": x.done, "seat": x.seat, "options": dict(x.options)}
 
 
-def _seating(deal: Deal) -> dict[str, Any]:
+def seating_json(deal: Deal) -> dict[str, Any]:
+    """Who sits where, as in the table state: the seats, the sides, the order of play."""
     n = deal.seats
     order = list(deal.play_order)
     return {"seats": n, "sides": max(deal.side_of(s) for s in range(n)) + 1,
@@ -53,6 +54,6 @@ def step_json(x: Lesson, taken: Sequence[str]) -> dict[str, Any]:
         "id": x.id, "game": x.game, "seat": x.seat, "step": k, "steps": len(x.steps),
         "done": done, "say": x.done if done else x.steps[k].say,
         "expect": [] if done else list(x.steps[k].expect),
-        "state": {"deal": view, "seating": _seating(deal)},
+        "state": {"deal": view, "seating": seating_json(deal)},
         "events": [event_json(e, table=not deal.variant.stock) for e in events],
     }

@@ -10,6 +10,8 @@ import { tutorialPage } from "./tutorial.js";
 import { accountPage, syncSeats } from "./account.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { playerPage } from "./player.js";
+import { puzzlesPage, puzzlePage } from "./puzzles/page.js";
+import { dailyListPage, dailyPage } from "./daily/page.js";
 import { wordsReady, hasWords, getLang, NO_WORDS } from "./i18n.js";
 
 window.addEventListener("popstate", () => route());
@@ -33,6 +35,10 @@ function route() {
   if ((m = p.match(/^\/j\/(\w+)$/))) return joinByCode(m[1]);
   if ((m = p.match(/^\/reglas\/(\w+)$/))) return rulesPage(m[1]);
   if ((m = p.match(/^\/aprende\/([\w-]+)$/))) return tutorialPage(m[1]);
+  if (p === "/diario") return dailyListPage();
+  if ((m = p.match(/^\/diario\/([\w-]+)$/))) return dailyPage(m[1]);
+  if (p === "/problemas") return puzzlesPage();
+  if ((m = p.match(/^\/problemas\/([\w-]+)$/))) return puzzlePage(m[1]);
   if (p === "/cuenta") return accountPage();
   if (p === "/clasificacion") return leaderboardPage();
   if ((m = p.match(/^\/jugador\/([^/]+)$/))) return playerPage(decodeURIComponent(m[1]));
