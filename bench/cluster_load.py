@@ -245,10 +245,10 @@ def measure(a: argparse.Namespace, db: str, rurl: str | None, tmp: str) -> dict[
                  "--max-tables", "4000", "--create-per-minute", "1000000",
                  "--ws-rate", "1000", "--bot-timeout", "3600"], env=env))
             bases.append(f"http://127.0.0.1:{port}")
-        for base in bases:
+            # one at a time: the first makes the database's tables (two at once would race)
             for _ in range(300):
                 try:
-                    if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                    if httpx.get(bases[-1] + "/api/health", timeout=1).status_code == 200:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
