@@ -90,9 +90,13 @@ def main() -> None:
                + f" --deals {args.deals} --seed {args.seed}")
     if before:
         for mode, old in before.get("modes", {}).items():
-            # the centre keeps its listed entry (mu 25 either way; its Elo is the old run's)
-            modes[mode] = {**old, **{k: v for k, v in modes.get(mode, {}).items()
-                                     if k != CENTRE or k not in old}}
+            # the centre keeps its listed entry (mu 25 either way), and the new levels' Elo
+            # is put on the old run's scale (the same difference from the centre)
+            new = modes.get(mode, {})
+            shift = (old[CENTRE]["elo"] - new[CENTRE]["elo"]
+                     if CENTRE in old and CENTRE in new else 0.0)
+            modes[mode] = {**old, **{k: {**v, "elo": round(v["elo"] + shift, 1)}
+                                     for k, v in new.items() if k != CENTRE or k not in old}}
         made_by = before.get("made_by", "") + "; " + made_by
     args.out.write_text(json.dumps({"made_by": made_by, "modes": modes}, indent=1) + "\n",
                         encoding="utf-8")
