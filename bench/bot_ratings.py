@@ -42,10 +42,12 @@ MU, BETA, SIGMA = 25.0, 25.0 / 6, 1.0  # openskill's defaults; the anchors' smal
 CENTRE = "medio"
 
 
-def run_arena(variant: str, levels: str, deals: int, seed: int) -> dict[str, object]:
+def run_arena(variant: str, levels: str, deals: int, seed: int, jobs: int = 1
+              ) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     out = subprocess.run([sys.executable, "-m", "tute", "arena", levels, "--variant", variant,
-                          "--deals", str(deals), "--seed", str(seed), "--json"],
+                          "--deals", str(deals), "--seed", str(seed), "--jobs", str(jobs),
+                          "--json"],
                          capture_output=True, text=True, env=env, check=False)
     if out.returncode:
         raise SystemExit(f"tute arena {variant}: {out.stderr.strip() or out.stdout.strip()}")
@@ -69,6 +71,7 @@ def main() -> None:
     ap.add_argument("--levels", default="random,facil,medio")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1, help="processes for each arena's deals")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--merge", action="store_true",
                     help="keep the anchors of --out for the levels and modes not run")
@@ -81,7 +84,7 @@ def main() -> None:
             continue
         t0 = time.perf_counter()
         arena = (json.loads(Path(saved[mode]).read_text()) if mode in saved
-                 else run_arena(variant, args.levels, args.deals, args.seed))
+                 else run_arena(variant, args.levels, args.deals, args.seed, args.jobs))
         modes[mode] = anchors(arena, team)
         print(f"{mode:8} {variant:20} " + "  ".join(
             f"{k} {v['mu']:.2f}" for k, v in modes[mode].items())
