@@ -160,6 +160,22 @@ def pct(xs: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))] * 1000 if s else float("nan")
 
 
+# The per-address caps raised (every client here comes from 127.0.0.1; a server's defaults
+# allow 20 tables an address), through TUTE_LIMITS as `tute serve` reads it.
+LIMITS = " ".join(f"{k}=100000" for k in (
+    "per_address", "connect_rate", "accept_rate", "http_rate", "http_burst",
+    "spectators_per_address", "spectators_total", "spectators_per_address_total",
+    "tables_per_address", "waiting_per_address")) + " max_connections=4096"
+
+
+def _answer(r: httpx.Response, what: str) -> dict[str, Any]:
+    """The JSON of a 200, else the server's refusal, said (not a KeyError later)."""
+    if r.status_code != 200:
+        raise SystemExit(f"{what}: HTTP {r.status_code} {r.text[:200]}")
+    body: dict[str, Any] = r.json()
+    return body
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--tables", type=int, default=GOAL_TABLES)
@@ -183,7 +199,7 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TUTE_LIMITS": LIMITS}
         env.pop("TUTE_DATABASE_URL", None)
         # (cProfile's own command line writes nothing: uvicorn re-raises SIGTERM once shut
         # down, which the default handler turns into death, so it is made a SystemExit here)
@@ -207,9 +223,11 @@ def main() -> int:
             seats: list[tuple[int, str, str, int]] = []
             with httpx.Client(base_url=base, timeout=30) as http:
                 for _ in range(tables):
-                    r = http.post("/api/tables", json={
-                        "variant": a.variant, "seats": ["you", "open"], "name": "A"}).json()
-                    j = http.post(f"/api/tables/{r['id']}/join", json={"name": "B"}).json()
+                    r = _answer(http.post("/api/tables", json={
+                        "variant": a.variant, "seats": ["you", "open"], "name": "A"}),
+                        "creating a table")
+                    j = _answer(http.post(f"/api/tables/{r['id']}/join", json={"name": "B"}),
+                                "joining a table")
                     seats += [(len(seats), r["id"], r["token"], 0),
                               (len(seats) + 1, r["id"], j["token"], 0)]
                 for _ in range(bot_tables):

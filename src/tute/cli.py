@@ -1190,6 +1190,10 @@ def serve_command(
         "--redis", help="Redis URL (else env TUTE_REDIS_URL): this process is one of several "
         "serving one site on the same PostgreSQL TUTE_DATABASE_URL (docs/cluster.md).")
     ] = None,
+    insecure_cookies: Annotated[bool, typer.Option(
+        "--insecure-cookies", help="Send the account session cookie over plain http too, for "
+        "a server on a local network without https (else env TUTE_INSECURE_COOKIES=1; "
+        "without either, accounts work over https or on localhost only).")] = False,
 ) -> None:
     """Start the game server: the lobby and tables in the browser, SQLite by default
     (TUTE_DATABASE_URL selects another database; with TUTE_REDIS_URL, several processes serve
@@ -1202,7 +1206,8 @@ def serve_command(
     except ValueError as exc:
         _bad(str(exc))
     run_server(host, port, str(data_dir), bot_timeout=bot_timeout, waiting_ttl=waiting_ttl,
-               abandon_after=abandon_after, analysis_budget=budget, redis_url=redis)
+               abandon_after=abandon_after, analysis_budget=budget, redis_url=redis,
+               insecure_cookies=insecure_cookies or None)
 
 
 @_command("solve")

@@ -1274,6 +1274,14 @@ ACCOUNT_TEXT: Final[dict[str, dict[str, str]]] = {
         "level": "Nivel",
         "left": "abandono",
         "my_page": "Mi página",
+        "leave": "Abandonar",
+        "leave_confirm": "¿Abandonar esta partida puntuada? Un bot jugará por ti hasta el "
+                         "final, y tu puntuación pierde {penalty} puntos además del resultado "
+                         "de la partida.",
+        "rated_table": "Partida puntuada: cuenta para tu puntuación.",
+        "cookie_lost": "Has entrado, pero el navegador no guardó la sesión: las cuentas "
+                       "necesitan https (o localhost). En una red local, quien lleva el "
+                       "servidor puede arrancarlo con «tute serve --insecure-cookies».",
         "error": "No se pudo: {why}",
     },
     "en": {
@@ -1321,6 +1329,13 @@ ACCOUNT_TEXT: Final[dict[str, dict[str, str]]] = {
         "level": "Level",
         "left": "left",
         "my_page": "My page",
+        "leave": "Leave",
+        "leave_confirm": "Leave this rated game? A bot plays for you to the end, and your "
+                         "rating loses {penalty} points besides the game's result.",
+        "rated_table": "Rated game: it counts for your rating.",
+        "cookie_lost": "You logged in, but the browser did not keep the session: accounts "
+                       "need https (or localhost). On a local network, whoever runs the "
+                       "server can start it with “tute serve --insecure-cookies”.",
         "error": "It failed: {why}",
     },
 }

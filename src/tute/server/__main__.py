@@ -1,5 +1,6 @@
 """``python -m tute.server --host H --port P --data-dir D [--bot-timeout S]``
-``[--redis URL] [--analysis-worlds N] [--analysis-move-time S] [--analysis-game-seconds S]``."""
+``[--redis URL] [--insecure-cookies] [--analysis-worlds N] [--analysis-move-time S]``
+``[--analysis-game-seconds S]``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ def main() -> None:
                    help="Redis URL, e.g. redis://127.0.0.1:6379/0: one of several processes "
                    "serving one site on a PostgreSQL database (default: env TUTE_REDIS_URL, "
                    "else a single process)")
+    p.add_argument("--insecure-cookies", action="store_true", default=None,
+                   help="send the account session cookie over plain http too (a server on a "
+                   "local network without https; default: env TUTE_INSECURE_COOKIES, else "
+                   "https or localhost only)")
     p.add_argument("--bot-timeout", type=float, default=60.0)
     p.add_argument("--bot-delay", type=float, default=0.8)
     p.add_argument("--trick-pause", type=float, default=1.2)
@@ -56,7 +61,8 @@ def main() -> None:
             log_level=a.log_level, bot_delay=a.bot_delay, trick_pause=a.trick_pause,
             max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
             waiting_ttl=a.waiting_ttl, abandon_after=a.abandon_after,
-            analysis_budget=analysis, redis_url=a.redis)
+            analysis_budget=analysis, redis_url=a.redis,
+            insecure_cookies=a.insecure_cookies)
     except StorageError as exc:  # one line and status 2, like any bad argument
         p.exit(2, f"{p.prog}: error: {exc}\n")
 

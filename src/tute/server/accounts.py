@@ -282,8 +282,11 @@ class Accounts:
                  "variant": r["variant"], "at": r["at"]} for r in rows]
 
     async def link(self, account: AccountRow, table: Table, seat: int, token: str) -> None:
+        # the variant from the table's description: a table another process owns (a
+        # RemoteTable in a site of several) has no row here
+        variant = str(table.info()["variant"])
         await self.hub.store.write(AccountStore.op_link(account.id, table.id, seat, token,
-                                                        table.row.variant, self.clock.time()))
+                                                        variant, self.clock.time()))
 
     async def create(self, account: AccountRow, address: str, variant: str,
                      options: dict[str, Any], seats: list[str], rated: bool,
@@ -322,7 +325,7 @@ class Accounts:
                              "only a game being played can be left")
         seat = mine[0]
         await self.hub.store.write(AccountStore.op_left(table.id, seat, self.clock.time()))
-        await table.call(_hand_to_bot, table, seat)
+        await table.call(table.leave_seat, seat)  # relayed to its owner if another process
         return seat
 
     # ------------------------------------------------------------ ratings
@@ -434,6 +437,18 @@ class Accounts:
         links = await asyncio.to_thread(self.store.seats_at, table_id)
         return {i: str(r["account_id"]) for i, r in links.items()}
 
+    async def at_table(self, account: AccountRow | None, table_id: str) -> dict[str, Any]:
+        """What the table page asks: whether the table is rated (its mode) and the seat the
+        account holds there (None: none, or not logged in)."""
+        rated = await asyncio.to_thread(self.store.rated, table_id)
+        seat = None
+        if account is not None:
+            links = await self.held_at(table_id)
+            seat = next((i for i, a in sorted(links.items()) if a == account.id), None)
+        return {"id": table_id, "rated": rated is not None,
+                "mode": None if rated is None else rated[0], "seat": seat,
+                "penalty": LEAVE_PENALTY}
+
     def rating_json(self, r: RatingRow) -> dict[str, Any]:
         return {"mode": r.mode, "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 3),
                 "sigma": round(r.sigma, 3), "games": r.games,
@@ -503,15 +518,4 @@ class Accounts:
 
 #: the rating pools, in the order the leaderboard shows them
 MODES = ("parejas", "guinote", "two", "three", "many")
-
-
-async def _hand_to_bot(table: Table, seat: int) -> None:
-    """In the table's actor: the seat's connections go (told why) and its stand-in bot plays
-    from now on, as for a player gone for good."""
-    st = table.seats[seat]
-    for c in list(st.clients):
-        c.send({"type": "error", "code": "left", "fatal": True, "reason": "you left this game"})
-        c.close("left the game")
-    st.clients.clear()
-    await table._take_over(seat)  # the actor's own step for a player gone for good
 

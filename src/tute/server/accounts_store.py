@@ -33,6 +33,7 @@ from sqlalchemy import (
     update,
 )
 
+from .schema import create_tables
 from .store import Op, Store
 
 __all__ = ["AccountRow", "AccountStore", "RatingRow"]
@@ -156,7 +157,7 @@ class AccountStore:
     def __init__(self, store: Store):
         self.store = store
         self.engine = store.engine
-        metadata.create_all(self.engine)
+        create_tables(self.engine, metadata)
 
     # ------------------------------------------------------------ accounts and sessions
 

@@ -59,7 +59,8 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                abandon_after: float = 30 * 60.0,
                analysis_budget: SearchBudget | None = None,
                clock: Clock | None = None, seeds: random.Random | None = None,
-               gate: Gate | None = None, redis_url: str | None = None) -> FastAPI:
+               gate: Gate | None = None, redis_url: str | None = None,
+               insecure_cookies: bool | None = None) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -72,7 +73,9 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     the socket level's connection accounting (:func:`tute.server.run`), told which
     connections are spectators so that they make room when the server is full; ``redis_url``
     (else env ``TUTE_REDIS_URL``): one process of a site of several sharing a PostgreSQL
-    database and a Redis (docs/cluster.md). A bad URL or a missing driver raises
+    database and a Redis (docs/cluster.md); ``insecure_cookies`` (else env
+    ``TUTE_INSECURE_COOKIES=1``): the session cookie without ``Secure``, for a server on a
+    local network reached over plain http (docs/accounts.md). A bad URL or a missing driver raises
     :class:`~tute.server.store.StorageError` here, before anything is served."""
     limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
@@ -134,6 +137,10 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     app.state.server = server
     app.state.database_url = url  # for run(): it opens the database once before serving
     app.state.limits = limits
+    if insecure_cookies is None:
+        insecure_cookies = os.environ.get("TUTE_INSECURE_COOKIES", "").strip().lower() in (
+            "1", "true", "yes", "on")
+    app.state.insecure_cookies = insecure_cookies
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, limits=limits, charged=charged, max_body=MAX_BODY)
     app.middleware("http")(security_headers)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from sqlalchemy import BigInteger, Column, DateTime, Engine, MetaData, String, Table, text
 from sqlalchemy.engine import Connection
 
+from .schema import create_tables
+
 __all__ = ["Lease", "Leases"]
 
 log = logging.getLogger("tute.server")
@@ -91,7 +93,7 @@ class Leases:
         self.owner = owner
         self.ttl = ttl
         self.held: dict[str, int] = {}
-        metadata.create_all(engine)
+        create_tables(engine, metadata)
 
     def acquire(self, table_id: str) -> int | None:
         """Take the table's lease if nobody holds it (never leased, or expired); its new

@@ -279,6 +279,9 @@ class Relay:
                 body = {"seat": seat, "token": token}
             elif op == "rekey":
                 body = {"token": await table.call(table.rekey, int(head["seat"]))}
+            elif op == "leave":
+                await table.call(table.leave_seat, int(head["seat"]))
+                body = {"left": True}
             else:
                 body = {"error": "bad_message", "reason": f"unknown request {op!r}"}
         except TableError as exc:
@@ -358,7 +361,8 @@ class RemoteClient(Client):
 
 class RemoteTable(Table):
     """At an edge: the stand-in of a table another process owns, with the part of
-    :class:`Table`'s interface the web layer uses (connect, intent, disconnect, join, info).
+    :class:`Table`'s interface the web layer uses (connect, intent, disconnect, join, info,
+    status, leave_seat).
     One per request or socket, made from the lease just read: nothing of the table is kept
     here beyond it."""
 
@@ -429,6 +433,9 @@ class RemoteTable(Table):
                                                       "seat": seat})
         token = reply.get("token")
         return None if token is None else str(token)
+
+    async def leave_seat(self, seat: int) -> None:
+        await self.relay.request(self.owner, {"op": "leave", "table": self.id, "seat": seat})
 
     async def stop(self) -> None:
         return None

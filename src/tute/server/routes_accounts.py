@@ -2,7 +2,9 @@
 
 Sessions travel in a Secure, HttpOnly, SameSite=Strict cookie limited to ``/api``: scripts of
 the page never see the token, other sites never send it, and it is never in a URL (so never in
-an access log). See :mod:`tute.server.accounts` for what the calls do.
+an access log). A browser keeps a Secure cookie over https or from localhost only: a server on
+a local network over plain http drops ``Secure`` when started with ``--insecure-cookies``.
+See :mod:`tute.server.accounts` for what the calls do.
 """
 
 from __future__ import annotations
@@ -131,9 +133,18 @@ async def _need(request: Request) -> AccountRow:
     return account
 
 
-def _set_session(response: Response, token: str) -> None:
-    response.set_cookie(COOKIE, token, max_age=int(SESSION_TTL), path="/api", secure=True,
-                        httponly=True, samesite="strict")
+def _secure(request: Request) -> bool:
+    return not getattr(request.app.state, "insecure_cookies", False)
+
+
+def _set_session(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(COOKIE, token, max_age=int(SESSION_TTL), path="/api",
+                        secure=_secure(request), httponly=True, samesite="strict")
+
+
+def _end_session(request: Request, response: Response) -> None:
+    response.delete_cookie(COOKIE, path="/api", secure=_secure(request), httponly=True,
+                           samesite="strict")
 
 
 def _me_json(a: AccountRow) -> dict[str, Any]:
@@ -146,11 +157,12 @@ def _check_id(table_id: str) -> None:
 
 
 async def _table(request: Request, table_id: str) -> Table:
+    """The table, here or (a RemoteTable) at the process that owns it in a site of several:
+    these calls use only what both answer (info, status, join, leave_seat)."""
     _check_id(table_id)
-    table = await request.app.state.hub.get(table_id)
+    table: Table | None = await request.app.state.hub.get(table_id)
     if table is None:
         raise TableError("not_found", "no such table")
-    assert isinstance(table, Table)
     return table
 
 
@@ -175,7 +187,7 @@ def accounts_router() -> APIRouter:
                      ) -> dict[str, Any]:
         account, token = await accounts_of(request).signup(
             body.name, body.password, _address(request), [(s.id, s.token) for s in body.seats])
-        _set_session(response, token)
+        _set_session(request, response, token)
         return {"account": _me_json(account)}
 
     @r.post("/api/account/login", response_model=None)
@@ -183,14 +195,13 @@ def accounts_router() -> APIRouter:
     async def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
         account, token = await accounts_of(request).login(body.name, body.password,
                                                           _address(request))
-        _set_session(response, token)
+        _set_session(request, response, token)
         return {"account": _me_json(account)}
 
     @r.post("/api/account/logout")
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         await accounts_of(request).logout(request.cookies.get(COOKIE))
-        response.delete_cookie(COOKIE, path="/api", secure=True, httponly=True,
-                               samesite="strict")
+        _end_session(request, response)
         return {"account": None}
 
     @r.get("/api/account")
@@ -217,8 +228,7 @@ def accounts_router() -> APIRouter:
                      ) -> dict[str, Any]:
         account = await _need(request)
         await accounts_of(request).delete(account, body.password)
-        response.delete_cookie(COOKIE, path="/api", secure=True, httponly=True,
-                               samesite="strict")
+        _end_session(request, response)
         return {"deleted": True}
 
     _seat_routes(r)
@@ -274,6 +284,13 @@ def _seat_routes(r: APIRouter) -> None:
             chat=body.chat, hints=body.hints, clock=_clock(body.clock))
         return {**_created(table, seat, token), "rated": body.rated}
 
+    @r.get("/api/account/tables/{table_id}", response_model=None)
+    @_answers
+    async def at_table(table_id: str, request: Request) -> dict[str, Any]:
+        """For the table page: is it rated, and which seat there is this account's."""
+        _check_id(table_id)
+        return await accounts_of(request).at_table(await _me(request), table_id)
+
     @r.post("/api/account/tables/{table_id}/join", response_model=None)
     @_answers
     async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
@@ -319,10 +336,11 @@ def _rating_routes(r: APIRouter) -> None:
         table = await _table(request, table_id)
         accounts = accounts_of(request)
         links = await accounts.held_at(table.id)
+        info = table.info()  # the same at a table another process owns
         seats: list[str | None] = [
-            links.get(i) if s.kind == "human" else s.level if s.kind == "bot" else None
-            for i, s in enumerate(table.seats)]
-        return await accounts.chances(None, table.row.variant, table.row.options, seats)
+            links.get(i) if s["kind"] == "human" else s["level"] if s["kind"] == "bot" else None
+            for i, s in enumerate(info["seats"])]
+        return await accounts.chances(None, info["variant"], info["options"], seats)
 
     @r.get("/api/players/{name}", response_model=None)
     @_answers

@@ -62,6 +62,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
 
 from ..errors import TuteError
+from .schema import create_tables
 
 try:
     import fcntl
@@ -442,7 +443,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._check_schema(sqlite)
-            metadata.create_all(self.engine)
+            create_tables(self.engine, metadata)
         except (DBAPIError, StorageError) as exc:
             self.engine.dispose()
             self._unlock()

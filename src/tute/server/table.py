@@ -937,6 +937,18 @@ class Table:
         st.timer = self.timekeeper.call_later(self.config.bot_timeout,
                                          lambda: self.post(self._take_over, seat))
 
+    async def leave_seat(self, seat: int) -> None:
+        """In the actor: the seat's player leaves on purpose (an account's leave): its
+        connections go, told why, and its stand-in bot plays from now on, as for a player
+        gone for good."""
+        st = self.seats[seat]
+        for c in list(st.clients):
+            c.send({"type": "error", "code": "left", "fatal": True,
+                    "reason": "you left this game"})
+            c.close("left the game")
+        st.clients.clear()
+        await self._take_over(seat)
+
     async def _take_over(self, seat: int) -> None:
         st = self.seats[seat]
         st.timer = None

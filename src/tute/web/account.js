@@ -115,10 +115,17 @@ export async function accountPage() {
       }
       try {
         me = (await api("POST", `/api/account/${path}`, body)).account;
+        // the login worked but the browser did not keep the cookie: a Secure cookie over
+        // plain http away from localhost (a server on a local network); say why
+        if (!(await currentAccount(true))) {
+          render();
+          const el = byId("acc-error");
+          if (el) el.textContent = w("cookie_lost");
+          return;
+        }
         applySettings(me.settings);
         await accountWords();
         await syncSeats();
-        await currentAccount(true);
         render();
       } catch (e) { fail(e); }
     };

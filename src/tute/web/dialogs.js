@@ -20,7 +20,7 @@ export function waitingDialog(C) {
       <span class="name">${s.kind === "open" ? `<i>${t("openSeat")}</i>` : esc(C.seatName(i))}</span></li>`).join("")}</ul>
     <p class="table-terms" id="table-terms">${tableTerms(T.info)}</p>
     ${canJoin ? `<p>${t("joinPrompt")}</p><label class="name-field">${t("yourName")}
-      <input id="join-name" maxlength="24" value="${esc(C.local.name)}"></label>
+      <input id="join-name" maxlength="24" value="${esc(T.account?.name ?? C.local.name)}" ${T.account ? "disabled" : ""}></label>
       <button class="primary" data-do="join" id="join-btn">${t("sit")}</button>` : ""}
     ${T.seat !== null && T.seat === T.info.host ? `<button class="primary" data-do="fill" id="fill-btn">${t("fillBots")}</button>` : ""}
     <a href="/" data-nav class="btn ghost">${t("backToLobby")}</a>`, t("waitingSeats"));

@@ -6,6 +6,7 @@ import { esc } from "./util.js";
 import { cardFace } from "./board.js";
 import { goalText, dealOf } from "./sheet.js";
 import { declName } from "./words.js";
+import { w } from "./account.js";
 
 export function sideHTML(C) {
   const T = C.T;
@@ -29,9 +30,16 @@ export function sideHTML(C) {
     ${contractHTML(C)}
     <h3>${t("cantes")}</h3>${cantes ? `<ul class="cantes">${cantes}</ul>` : `<p class="muted small">${t("cantesNone")}</p>`}
     <div class="side-buttons"><button class="ghost" data-do="last" id="last-btn" aria-expanded="${T.showLast}" ${last ? "" : "disabled"}>${T.showLast ? t("hideLastTrick") : t("lastTrick")}</button>
-    <button class="ghost" data-do="sheet">${t("sheet")}</button></div>
+    <button class="ghost" data-do="sheet">${t("sheet")}</button>
+    ${canLeave(T) ? `<button class="ghost danger" data-do="leave" id="leave-btn">${esc(w("leave"))}</button>` : ""}</div>
+    ${T.rated ? `<p class="muted small rated-note" id="rated-note">${esc(w("rated_table"))}</p>` : ""}
     ${T.showLast && last ? last : ""}
     <details class="log" ${T.logOpen ? "open" : ""}><summary data-do="log-toggle">${t("log")}</summary><ol class="log-list">${T.log.slice(-40).reverse().map(([k, l]) => `<li value="${k}">${esc(l)}</li>`).join("")}</ol></details>`;
+}
+
+// A rated game in progress at which this visitor, logged in, holds a seat can be left.
+function canLeave(T) {
+  return !!(T.rated && T.account && T.seat !== null && !T.state.over && T.info?.status === "playing");
 }
 
 // Subastado: the bids so far, then the contract (declarer, bid, trumps).

@@ -9,6 +9,8 @@ import { tableState, variantName } from "./table/state.js";
 import { connect } from "./table/socket.js";
 import { render } from "./table/render.js";
 import { closeLook } from "./table/input.js";
+import { accountWords, currentAccount } from "./account.js";
+import { api } from "./util.js";
 
 export { variantName };
 
@@ -40,4 +42,19 @@ export function tablePage(id) {
   };
   window.__tute = T;  // for the browser tests' measurements (read only)
   loadVariants().catch(() => {}).finally(() => { render(T); connect(T); });
+  accountAt(T);
+}
+
+// Logged in: the account's name for taking a seat, and whether the table is rated (the side
+// panel then says so and offers to leave the game). Anonymous visitors ask nothing more.
+async function accountAt(T) {
+  const me = await currentAccount();
+  if (!me || T.closed) return;
+  T.account = { name: me.name };
+  try {
+    const [at] = await Promise.all([
+      api("GET", `/api/account/tables/${encodeURIComponent(T.id)}`), accountWords()]);
+    T.rated = at.rated ? at : null;
+  } catch { T.rated = null; }
+  if (!T.closed) render(T);
 }

@@ -6,6 +6,7 @@ import { nav } from "../shell.js";
 import { explainPref } from "../learn.js";
 import { seatName } from "./state.js";
 import { send } from "./socket.js";
+import { currentAccount, w } from "../account.js";
 import { render } from "./render.js";
 
 export function play(T, action, el, rect) {
@@ -59,6 +60,7 @@ export async function onClick(T, ev) {
       break;
     case "fill": send(T, { type: "fill_bots" }); break;
     case "join": await join(T); break;
+    case "leave": await leave(T); break;
     case "again": await again(T); break;
     default: break;
   }
@@ -73,14 +75,28 @@ export function onSubmit(T, ev) {
   input.value = "";
 }
 
+// Logged in, the seat is taken through the account: linked to it at once, so a rated
+// table's game is rated (an anonymous seat would leave it unrated).
 async function join(T) {
   const name = document.getElementById("join-name").value.trim().slice(0, 24);
-  local.name = name;
+  const id = encodeURIComponent(T.id);
   try {
-    const r = await api("POST", `/api/tables/${encodeURIComponent(T.id)}/join`, { name });
+    const account = await currentAccount();
+    if (!account) local.name = name;
+    const r = account ? await api("POST", `/api/account/tables/${id}/join`, {})
+      : await api("POST", `/api/tables/${id}/join`, { name });
     local.keep(T.id, r.seat, r.token, T.info.variant);
     T.token = r.token;
     T.ws.close();  // reconnect with the new token
+  } catch (e) { T.message = e.message; render(T); }
+}
+
+// Leaving a rated game on purpose: asked first, saying what it costs; the bot plays on and
+// the server closes this seat's socket (the page then says the player left).
+async function leave(T) {
+  if (!confirm(w("leave_confirm", { penalty: T.rated?.penalty ?? 2 }))) return;
+  try {
+    await api("POST", `/api/account/tables/${encodeURIComponent(T.id)}/leave`);
   } catch (e) { T.message = e.message; render(T); }
 }
 
