@@ -24,7 +24,7 @@ def test_stores_opened_at_once_on_an_empty_database(pg_url: str) -> None:
             stores.append(s)
             AccountStore(s)
             Leases(s.engine, f"node{k}", ttl=3.0)
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+        except BaseException as exc:  # collected for the assertion
             errors.append(exc)
 
     threads = [threading.Thread(target=open_it, args=(k,)) for k in range(n)]
