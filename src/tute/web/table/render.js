@@ -127,7 +127,7 @@ function renderMe(T, d, myTurn, legal, names) {
       <span class="turn">${turnMsg}</span></div>
     ${learn}${hintLine}${explain}
     ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
-    <div class="hand" id="hand" aria-label="${esc(t("yourTurn"))}">${hand}</div>
+    <div class="hand" id="hand" role="group" aria-label="${esc(t("yourTurn"))}">${hand}</div>
     <p class="msg" role="alert">${esc(T.message)}</p>`;
   if (setHTML(el, html)) {
     bindHand(el, (action, from, rect) => play(T, action, from, rect));
