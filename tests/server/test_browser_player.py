@@ -1,0 +1,103 @@
+"""The table as a player sees it, in Debian's chromium on a desktop (1280x800) and a phone
+(390x844): a finished trick's cards can all be read (none lies over another, the winner's
+banner over none), the lobby's lengths are every game's own and the table keeps the one
+chosen, and the icons are drawn by the page (no platform glyph a font may lack).
+
+Screenshots go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tute.server.hub import variants_json
+
+from .test_browser import ARTIFACTS, CHROMIUM
+from .test_browser_table import _page, _ready, _wait
+
+pytestmark = [
+    pytest.mark.timeout(240),
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="browser tests need Debian's chromium at /usr/bin/chromium"),
+]
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# the finished trick's boxes in one go: each played card's, and the winner's banner
+BOXES = """() => { const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  return {cards: [...document.querySelectorAll('.trick .played .card')].map(box),
+          banner: [...document.querySelectorAll('.trick-win')].map(box)}; }"""
+
+
+def _overlap(a: list[float], b: list[float]) -> float:
+    """The share of a's area that b covers."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return max(w, 0) * max(h, 0) / ((a[2] - a[0]) * (a[3] - a[1]))
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("variant", ["tute_parejas", "tute_2p_habanero"])
+def test_the_finished_trick_can_be_read(browser: Any, start: Callable[..., str],
+                                        viewport: dict[str, int], variant: str) -> None:
+    base = start()
+    page = _page(browser, viewport, base, pace="1", motion="reduce")
+    page.goto(base + "/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("#q-variant", variant)
+    page.click("#quick-play")
+    for k in range(2):
+        _ready(page)
+        _wait(page, lambda: not page.evaluate("window.__tute.busy"), 10, 20)
+        page.locator(".hand-card.legal").first.click()
+        _wait(page, lambda: page.locator(".trick-win").count() > 0, 20, 20)
+        got = page.evaluate(BOXES)
+        _shot(page, f"trick-read-{variant}-{viewport['width']}-{k}")
+        cards, banner = got["cards"], got["banner"]
+        seats = 4 if variant == "tute_parejas" else 2
+        assert len(cards) == seats and len(banner) == 1, got
+        for i, a in enumerate(cards):
+            assert _overlap(a, banner[0]) == 0, ("the banner lies over a card", a, banner)
+            for b in cards[i + 1:]:
+                # rotated cards' boxes may touch at a corner; no card hides a part of another
+                assert _overlap(a, b) < 0.04, ("two cards overlap", a, b)
+        _wait(page, lambda: page.locator(".trick-win").count() == 0, 20, 20)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_every_game_offers_its_lengths_and_the_table_keeps_them(
+        browser: Any, start: Callable[..., str]) -> None:
+    """Each game's "Duración" lists the game's own lengths (Game.lengths, served with the
+    variants), worded from their goal; the shortest one started from the lobby is the table's."""
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    for v in variants_json():
+        page.goto(base + "/")
+        page.wait_for_selector("#quick-play")
+        page.select_option("#q-variant", v["id"])
+        labels = page.eval_on_selector_all("#q-length option",
+                                           "os => os.map(o => o.textContent.trim())")
+        assert len(labels) == len(v["lengths"]) >= 2, (v["id"], labels)
+        assert len(set(labels)) == len(labels) and all(x and x != "—" for x in labels), labels
+        page.select_option("#q-length", index=len(labels) - 1)
+        page.click("#quick-play")
+        page.wait_for_url("**/t/*")
+        tid = page.url.rsplit("/", 1)[1]
+        options = httpx.get(base + f"/api/tables/{tid}").json()["options"]
+        for key, value in v["lengths"][-1]["options"].items():
+            assert options.get(key) == value, (v["id"], key, options)
+    assert not page.errors, page.errors
+    page.context.close()
