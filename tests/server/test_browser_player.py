@@ -1,6 +1,7 @@
 """The table as a player sees it, in Debian's chromium on a desktop (1280x800) and a phone
 (390x844): a finished trick's cards can all be read (none lies over another, the winner's
-banner over none), the lobby's lengths are every game's own and the table keeps the one
+banner over none), the duty that applies now is always in view on the player's turn, the
+lobby's lengths are every game's own and the table keeps the one
 chosen, and the icons are drawn by the page (no platform glyph a font may lack).
 
 Screenshots go to test-artifacts/ (git-ignored)."""
@@ -8,6 +9,7 @@ Screenshots go to test-artifacts/ (git-ignored)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +18,7 @@ import pytest
 from tute.server.hub import variants_json
 
 from .test_browser import ARTIFACTS, CHROMIUM
-from .test_browser_table import _page, _ready, _wait
+from .test_browser_table import _must_follow, _page, _ready, _wait, held, seeded
 
 pytestmark = [
     pytest.mark.timeout(240),
@@ -99,5 +101,33 @@ def test_every_game_offers_its_lengths_and_the_table_keeps_them(
         options = httpx.get(base + f"/api/tables/{tid}").json()["options"]
         for key, value in v["lengths"][-1]["options"].items():
             assert options.get(key) == value, (v["id"], key, options)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_duty_is_in_view_on_the_players_turn(browser: Any, start: Callable[..., str],
+                                                 data_dir: Path,
+                                                 viewport: dict[str, int]) -> None:
+    """Asistir, montar, fallar or libre: one line the server words from the engine's refusals
+    (the seat's ``duty``), above the hand, in the viewport without scrolling."""
+    tid, tokens, _m = seeded(data_dir, "tute_parejas", _must_follow)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector(".hand-card.legal")
+    _wait(page, lambda: page.inner_text("#duty").strip() != "", 10)
+    text = page.inner_text("#duty")
+    code = page.evaluate("() => window.__tute.state.deal.duty.code")
+    word = {"follow": "Asistir", "beat": "montar", "trump": "Fallar", "overtrump": "Fallar"}
+    assert word[code] in text, (code, text)
+    assert not any(ch.isdigit() for ch in text), text  # cards in words, not codes
+    box = page.evaluate("() => { const r = document.getElementById('duty')"
+                        ".getBoundingClientRect(); return [r.top, r.bottom]; }")
+    assert 0 <= box[0] and box[1] <= viewport["height"], box
+    _shot(page, f"duty-{viewport['width']}")
+    # once the card is played the line is empty: the duty is the player's own, on its turn
+    page.locator(".hand-card.legal").first.click()
+    _wait(page, lambda: page.inner_text("#duty").strip() == "", 10)
     assert not page.errors, page.errors
     page.context.close()

@@ -42,7 +42,7 @@ function seatHTML(m, s, pos) {
   return `<div class="seat pos-${pos} ${m.toMove === s ? "to-move" : ""} ${m.winner === s ? "took" : ""}" data-seat="${s}">
     <div class="badge"><span class="who" title="${esc(m.names[s])}">${esc(m.names[s])}</span>
       ${tags.length ? `<span class="tag">${tags.join(" · ")}</span>` : ""}
-      ${status ? `<span class="status" data-status="${s}">${esc(status)}</span>` : ""}</div>
+      ${status ? `<span class="status" data-status="${s}">${status.html ?? esc(status)}</span>` : ""}</div>
     ${cards}</div>`;
 }
 

@@ -9,9 +9,10 @@ import { dealOf } from "../sheet.js";
 import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from "../dialogs.js";
 import { chatHTML, chatLogHTML } from "../chat.js";
 import { sideHTML } from "../side.js";
-import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf } from "../learn.js";
+import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText } from "../learn.js";
 import { context, seating, seatName, stockGame, title } from "./state.js";
 import { play, onClick, onSubmit } from "./input.js";
+import { ICONS } from "../icons.js";
 
 function skeleton(T) {
   app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>
@@ -43,7 +44,8 @@ function clockOf(T, s, st) {
 
 function statusOf(T, s, st) {
   const clock = clockOf(T, s, st);
-  if (clock) return st.kind === "human" && !st.online ? `${t("offline")} · ${clock}` : clock;
+  // (HTML: the stopwatch is drawn, not a font's glyph)
+  if (clock) return { html: `${st.kind === "human" && !st.online ? `${esc(t("offline"))} · ` : ""}${ICONS.clock} ${esc(clock)}` };
   if (st.away) return t("away");
   if (st.kind === "human" && !st.online) {
     const at = T.botAt[s];
@@ -114,7 +116,7 @@ function renderMe(T, d, myTurn, legal, names) {
   const explain = myTurn && T.explain ? explainHTML(d, T.seat) : "";
   const focus = focusOf(el);
   const myClock = myTurn ? clockOf(T, T.seat, T.info.seats[T.seat]) : "";
-  const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>${myClock ? ` <span class="clock">${myClock}</span>` : ""}`
+  const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>${myClock ? ` <span class="clock">${ICONS.clock} ${esc(myClock)}</span>` : ""}`
     : d.to_move !== null ? t("waitingFor", esc(seatName(T, d.to_move))) : "";
   const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
   const hand = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
@@ -125,6 +127,7 @@ function renderMe(T, d, myTurn, legal, names) {
       ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
       ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
       <span class="turn">${turnMsg}</span></div>
+    <p class="duty-line" id="duty" role="status">${myTurn ? esc(dutyText(d.duty)) : ""}</p>
     ${learn}${hintLine}${explain}
     ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
     <div class="hand" id="hand" role="group" aria-label="${esc(t("yourTurn"))}">${hand}</div>
