@@ -124,7 +124,7 @@ def test_the_duty_is_in_view_on_the_players_turn(browser: Any, start: Callable[.
     assert not any(ch.isdigit() for ch in text), text  # cards in words, not codes
     box = page.evaluate("() => { const r = document.getElementById('duty')"
                         ".getBoundingClientRect(); return [r.top, r.bottom]; }")
-    assert 0 <= box[0] and box[1] <= viewport["height"], box
+    assert box[0] >= 0 and box[1] <= viewport["height"], box
     _shot(page, f"duty-{viewport['width']}")
     # once the card is played the line is empty: the duty is the player's own, on its turn
     page.locator(".hand-card.legal").first.click()
