@@ -572,6 +572,15 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
 }
 
 
+#: the names the server gives its bots, by seat: people's names at a Spanish card table (the
+#: page adds each bot's level beside it)
+BOT_NAMES: Final = ("Paco", "Lola", "Manolo", "Carmen", "Pepe", "Rocío")
+
+
+def bot_name(seat: int) -> str:
+    return BOT_NAMES[seat % len(BOT_NAMES)]
+
+
 def tr(lang: str, key: str, **kw: Any) -> str:
     """The phrase ``key`` in ``lang`` (falls back to Spanish, then to the key itself)."""
     table = TEXT.get(lang, TEXT["es"])

@@ -61,6 +61,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stock": "Montón",
         "stockCount": "{0} en el montón",
         "yourTurn": "Te toca",
+        "partnerTag": "compañero/a",
+        "botLevel": "bot {0}",
         # the duty the trick lays on the player now (tute.refusals.duty), always in view
         "duty_lead": "Sales tú: la carta que quieras",
         "duty_free": "Libre: cualquier carta",
@@ -393,6 +395,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stock": "Stock",
         "stockCount": "{0} in the stock",
         "yourTurn": "Your turn",
+        "partnerTag": "partner",
+        "botLevel": "{0} bot",
         "duty_lead": "Your lead: any card",
         "duty_free": "Free: any card",
         "duty_follow": "Follow suit: play {0}",

@@ -131,3 +131,38 @@ def test_the_duty_is_in_view_on_the_players_turn(browser: Any, start: Callable[.
     _wait(page, lambda: page.inner_text("#duty").strip() == "", 10)
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_partner_is_marked_and_bots_have_names_and_levels(
+        browser: Any, start: Callable[..., str], viewport: dict[str, int]) -> None:
+    base = start()
+    page = _page(browser, viewport, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("#q-variant", "tute_parejas")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card")
+    seats = page.evaluate("() => window.__tute.info.seats")
+    me = page.evaluate("() => window.__tute.seat")
+    partner = (me + 2) % 4
+    badge = page.inner_text(f".seat[data-seat='{partner}'] .badge")
+    assert "compañero/a" in badge, badge
+    for s in seats:
+        if s["kind"] != "bot":
+            continue
+        assert not s["name"].startswith("Bot"), s  # a person's name
+        text = page.inner_text(f".seat[data-seat='{s['seat']}'] .badge")
+        assert s["name"] in text and "bot " in text.lower(), text
+    others = [s["seat"] for s in seats if s["seat"] not in (me, partner)]
+    for s in others:
+        assert "compañero" not in page.inner_text(f".seat[data-seat='{s}'] .badge")
+    for s in range(4):  # every badge within the screen's width
+        if s != me:
+            sel = f".seat[data-seat='{s}'] .badge"
+            box = page.evaluate("s => { const r = document.querySelector(s)"
+                                ".getBoundingClientRect(); return [r.left, r.right]; }", sel)
+            assert box[0] >= -1 and box[1] <= viewport["width"] + 1, (s, box)
+    _shot(page, f"partner-bots-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()

@@ -34,6 +34,7 @@ function seatHTML(m, s, pos) {
   if (s === m.mano) tags.push(t("mano"));
   if (s === m.dealer) tags.push(t("dealer"));
   if (m.idle?.includes(s)) tags.push(t("sitsOut"));
+  if (m.levels?.[s]) tags.push(t("botLevel", m.levels[s].toLowerCase()));
   const status = m.status?.[s] || "";
   const size = m.sizes[s] || 0;
   const cards = m.open && m.hands[s]
@@ -41,6 +42,7 @@ function seatHTML(m, s, pos) {
     : `<div class="fan" aria-hidden="true">${backs(size)}</div><span class="count">${size}</span>`;
   return `<div class="seat pos-${pos} ${m.toMove === s ? "to-move" : ""} ${m.winner === s ? "took" : ""}" data-seat="${s}">
     <div class="badge"><span class="who" title="${esc(m.names[s])}">${esc(m.names[s])}</span>
+      ${m.partner === s ? `<span class="tag partner">${t("partnerTag")}</span>` : ""}
       ${tags.length ? `<span class="tag">${tags.join(" · ")}</span>` : ""}
       ${status ? `<span class="status" data-status="${s}">${status.html ?? esc(status)}</span>` : ""}</div>
     ${cards}</div>`;

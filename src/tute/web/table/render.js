@@ -42,6 +42,21 @@ function clockOf(T, s, st) {
   return t("clockLeft", Math.max(0, Math.ceil((T.turnAt - performance.now()) / 1000)));
 }
 
+// The seat playing with me, when sides are partnerships (the server's seating says so).
+function partnerOf(T) {
+  const S = seating(T);
+  if (!S.partnerships || T.seat === null) return null;
+  const s = S.side_of.findIndex((sd, i) => i !== T.seat && sd === S.side_of[T.seat]);
+  return s < 0 ? null : s;
+}
+
+// A bot's level in words ("bot medio"), for its badge: people know whom they play.
+function botLevel(st) {
+  if (st.kind !== "bot" || !st.level) return "";
+  const word = t(st.level);
+  return word === st.level ? "" : word;  // (a level without words: "random", "rules")
+}
+
 function statusOf(T, s, st) {
   const clock = clockOf(T, s, st);
   // (HTML: the stopwatch is drawn, not a font's glyph)
@@ -91,6 +106,7 @@ function renderFelt(T, names, playing) {
   if (T.flash) { trick = T.flash.cards; winner = T.flash.winner; }
   const felt = boardHTML({
     n: T.info.seats.length, me: T.seat ?? 0, bottom: T.seat === null, names, status, hands: [],
+    partner: partnerOf(T), levels: T.info.seats.map((st) => botLevel(st)),
     sizes: d.hand_sizes, trick, winner,
     toMove: playing ? d.to_move : null, dealer: d.dealer, mano: d.mano, idle: S.idle,
     trump: d.trump, upcard: d.upcard, stockCount: d.stock_count, tableCard: d.table_card,
