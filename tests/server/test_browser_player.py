@@ -166,3 +166,33 @@ def test_the_partner_is_marked_and_bots_have_names_and_levels(
     _shot(page, f"partner-bots-{viewport['width']}")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_phone_shows_the_score_as_a_chip(browser: Any, start: Callable[..., str]) -> None:
+    """On the phone the side panel lies below the hand: the score is a chip above the felt,
+    in view, and a tap on it opens the score sheet; a desktop has its side panel instead."""
+    base = start()
+    page = _page(browser, PHONE, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("#q-variant", "tute_parejas")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card")
+    chip = page.locator("#score-chip")
+    text = chip.inner_text()
+    assert "Nosotros" in text and "Ellos" in text, text
+    box = chip.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    _shot(page, "score-chip-390")
+    chip.click()
+    page.wait_for_selector(".sheet-dialog")
+    _shot(page, "score-chip-sheet-390")
+    page.context.close()
+    desk = _page(browser, DESKTOP, base)
+    desk.goto(base + "/")
+    desk.wait_for_selector("#quick-play")
+    desk.click("#quick-play")
+    desk.wait_for_selector(".hand-card")
+    assert not desk.locator("#score-chip").is_visible()
+    assert not page.errors and not desk.errors, (page.errors, desk.errors)
+    desk.context.close()

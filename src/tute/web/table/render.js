@@ -21,7 +21,7 @@ function skeleton(T) {
     <button class="ghost icon" data-do="sound" id="sound-btn"></button>`)}
   <div id="banner"></div>
   <main class="table-page">
-    <div class="board-wrap"><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
+    <div class="board-wrap"><button class="score-chip" data-do="sheet" id="score-chip"></button><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
       <div class="me" id="me"></div></div>
     <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
@@ -40,6 +40,19 @@ function clockOf(T, s, st) {
   if (T.state.deal.to_move !== s || st.kind !== "human" || st.away) return "";
   if (T.clockV !== T.v) { T.clockV = T.v; T.turnAt = performance.now() + T.info.clock * 1000; }
   return t("clockLeft", Math.max(0, Math.ceil((T.turnAt - performance.now()) / 1000)));
+}
+
+// The score as a chip above the felt (a phone's side panel is below the hand): this deal's
+// points per side and the match's score; a tap opens the score sheet.
+function renderChip(T) {
+  const el = document.getElementById("score-chip");
+  const C = context(T);
+  const live = C.liveTotals();
+  const score = T.state.score || T.state.games || [];
+  const unit = t({ losses: "lostGames", balance: "balance" }[T.state.score_kind] || "games");
+  const sides = live.map((p, sd) => `<span class="chip-side${C.mySide() === sd ? " mine" : ""}">${esc(C.sideName(sd))} <b>${p}</b></span>`).join("");
+  el.title = t("sheet");  // (its name is what it shows: the score; the title says what a tap opens)
+  setHTML(el, `${sides}<span class="chip-match">${esc(unit)} ${score.map((x) => `<b>${x}</b>`).join("–")}</span>`);
 }
 
 // The seat playing with me, when sides are partnerships (the server's seating says so).
@@ -87,6 +100,7 @@ export function render(T) {
   const legal = new Set(myTurn ? d.legal_actions : []);
   const names = T.info.seats.map((_, s) => seatName(T, s));
 
+  renderChip(T);
   setHTML(document.getElementById("tt"), `${esc(title(T))} · ${esc(dealOf(T.state))}${d.carry ? ` · <span class="vueltas-tag">${t("vueltasTag")}</span>` : ""}`);
   const snd = document.getElementById("sound-btn");
   setHTML(snd, speakerIcon(local.sound));
