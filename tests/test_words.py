@@ -286,3 +286,20 @@ def test_the_page_shows_no_glyph_a_font_may_lack(lang: str) -> None:
     odd["catalogue"] = _undrawn(json.dumps(i18n.catalogue(lang), ensure_ascii=False))
     odd = {k: v for k, v in odd.items() if v}
     assert not odd, odd
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_goal_of_one_is_said_in_the_singular(lang: str) -> None:
+    """"A 1 juegos" is no Spanish: every length a game offers reads right in both languages,
+    here and in the page's catalogue (``goals[kind].one``)."""
+    from tute.games import game_for
+
+    plural = re.compile(r"\b1 (juegos|manos|partidas|cotos|games|deals|partidas)\b")
+    goals = i18n.catalogue(lang)["goals"]
+    for var in VARIANTS.values():
+        for length in game_for(var).lengths(var.defaults):
+            goal = length["goal"]
+            text = i18n.goal_text(lang, goal)
+            assert not plural.search(text), (var.id, goal, text)
+            if all(goal[f] == 1 for f in goals[goal["kind"]]["params"].values()):
+                assert goals[goal["kind"]]["one"] == text, (var.id, goal)

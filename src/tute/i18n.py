@@ -121,6 +121,12 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "goal_cotos": "{p} partidas el coto, gana quien haga {c} cotos",
         "goal_losses": "hasta que alguien pierda {n} juegos; gana quien menos haya perdido",
         "goal_deals_balance": "{n} manos; gana el mejor saldo",
+        # the same with every number 1 (plural rules: "a 1 juegos" is no Spanish)
+        "goal_games_one": "a un juego",
+        "goal_series_one": "una sola mano",
+        "goal_cotos_one": "una partida el coto, gana quien haga un coto",
+        "goal_losses_one": "a un juego: quien lo pierda, pierde la partida",
+        "goal_deals_balance_one": "una sola mano; gana el mejor saldo",
         "goal_balance": "gana quien llegue a {n} de saldo",
         "score_cotos": "Partidas: {score} · cotos {cotos}",
         "score_losses": "Juegos perdidos: {score}",
@@ -325,6 +331,11 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "goal_cotos": "{p} partidas per coto, first to {c} cotos",
         "goal_losses": "until someone loses {n} games; fewest losses wins",
         "goal_deals_balance": "{n} deals; highest balance wins",
+        "goal_games_one": "first to one game",
+        "goal_series_one": "a single deal",
+        "goal_cotos_one": "one partida per coto, first to one coto",
+        "goal_losses_one": "one game: whoever loses it loses the match",
+        "goal_deals_balance_one": "a single deal; highest balance wins",
         "goal_balance": "first balance to {n}",
         "score_cotos": "Partidas: {score} · cotos {cotos}",
         "score_losses": "Games lost: {score}",
@@ -610,7 +621,10 @@ def goal_text(lang: str, info: dict[str, Any]) -> str:
     'series of 6 deals'
     """
     key, names = GOAL_PHRASES[info["kind"]]
-    return tr(lang, key, **{k: info[v] for k, v in names.items()})
+    values = {k: info[v] for k, v in names.items()}
+    if all(x == 1 for x in values.values()) and key + "_one" in TEXT[_lang(lang)]:
+        return tr(lang, key + "_one")
+    return tr(lang, key, **values)
 
 
 def suit_name(lang: str, suit: Suit) -> str:
@@ -809,7 +823,8 @@ def catalogue(lang: str) -> dict[str, Any]:
             "suits": {s.letter: s.spanish for s in Suit},
             "suit_params": sorted(_SUIT_PARAMS),
             # the match goal by kind: its phrase and which field of goal_info fills each name
-            "goals": {kind: {"text": table[key], "params": names}
+            # (``one``: the phrase when every number is 1)
+            "goals": {kind: {"text": table[key], "one": table.get(key + "_one"), "params": names}
                       for kind, (key, names) in GOAL_PHRASES.items()},
             "cantes": {"veinte": table["veinte_hidden"]},
             "page": dict(PAGE[lg]), "errors": dict(PAGE_ERRORS[lg]),

@@ -13,6 +13,7 @@ Screenshots go to test-artifacts/ (git-ignored)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,11 @@ def test_analysis_and_lesson_pass_axe(browser: Any, start: Callable[..., str], d
     page.goto(base + f"/t/{tid}")
     _play_until(page, lambda: page.locator("#analysis-btn").count() > 0, 90)
     _check(page, "result", viewport)
+    # the result as a player says it: "Ganamos nosotros" / "Ganan ellos", "(una mano)"
+    said = page.inner_text(".result-dialog")
+    assert not re.search(r"Gana (Ellos|Nosotros)|\b1 manos", said), said
+    assert re.search(r"Ganamos nosotros|Ganan ellos|Sin ganador|sin ganador", said), said
+    assert "(una mano)" in said, said
     page.click("#analysis-btn")
     page.wait_for_selector("#analysis[data-measure='search']", timeout=90_000)
     _check(page, "analysis", viewport)

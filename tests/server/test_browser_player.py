@@ -8,6 +8,7 @@ Screenshots go to test-artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,7 @@ def test_every_game_offers_its_lengths_and_the_table_keeps_them(
                                            "os => os.map(o => o.textContent.trim())")
         assert len(labels) == len(v["lengths"]) >= 2, (v["id"], labels)
         assert len(set(labels)) == len(labels) and all(x and x != "—" for x in labels), labels
+        assert not any(re.search(r"\b1 (juegos|manos|partidas|cotos)", x) for x in labels), labels
         page.select_option("#q-length", index=len(labels) - 1)
         page.click("#quick-play")
         page.wait_for_url("**/t/*")

@@ -57,6 +57,16 @@ export function resultTable(C, summary) {
 }
 
 // Who won the deal, in words: de vueltas, by tute, a contract made or failed, a void deal.
+// Who won, as a player says it: "Ganamos nosotros", "Ganan ellos", "Ganas tú", "Gana Lola"
+// (never "Gana Ellos").
+function winnerText(C, side) {
+  const mine = C.mySide();
+  const partners = C.T.state.seating?.partnerships;
+  if (mine !== null && side === mine) return t(partners ? "winnerUs" : "winnerYou");
+  if (mine !== null && partners) return t("winnerThem");
+  return t("winnerIs", esc(C.sideName(side)));
+}
+
 export function verdict(C, r) {
   if (r.void) return t("noWinner");
   const parts = [];
@@ -64,7 +74,7 @@ export function verdict(C, r) {
     parts.push(`${t("contract")}: ${esc(C.seatName(r.contract.declarer))} ${r.contract.bid} — ${t(r.made ? "contractMade" : "contractFailed")}`);
   }
   if (r.winner !== null && r.winner !== undefined) {
-    parts.push(t("winnerIs", esc(C.sideName(r.winner))) + (r.reason === "tute" ? ` ${t("reason_tute")}` : r.reason === "vueltas" ? ` (${t("vueltasTag")})` : ""));
+    parts.push(winnerText(C, r.winner) + (r.reason === "tute" ? ` ${t("reason_tute")}` : r.reason === "vueltas" ? ` (${t("vueltasTag")})` : ""));
   } else if (r.vueltas) {
     parts.push(t("vueltasNext"));
   }
@@ -85,7 +95,7 @@ export function matchDialog(C) {
   const r = T.state.result;
   const mySide = C.mySide();
   const partners = T.state.seating?.partnerships;
-  let head = r.winner === null || r.winner === undefined ? t("noWinner") : t("winnerIs", esc(C.sideName(r.winner)));
+  let head = r.winner === null || r.winner === undefined ? t("noWinner") : winnerText(C, r.winner);
   if (mySide !== null && r.winner !== null && r.winner !== undefined) {
     head = r.winner === mySide ? t(partners ? "youWin" : "youWin1") : t(partners ? "youLose" : "youLose1");
   }
@@ -94,7 +104,7 @@ export function matchDialog(C) {
   const again = rm && !rm.token ? `<a class="btn primary" href="${esc(rm.url)}" data-nav>${t("watch")}</a>`
     : `<button class="primary" data-do="again" id="again-btn" ${T.rematchWaiting ? "disabled" : ""}>${T.rematchWaiting ? t("rematchWait") : t("playAgain")}</button>`;
   return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>
-    <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${r.deals} ${t("deals")})</p>
+    <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${t(r.deals === 1 ? "dealsN1" : "dealsN", r.deals)})</p>
     ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal.result)}</p>${resultTable(C, T.state.last_deal)}` : ""}
     <div class="buttons">${again}
     <button data-do="sheet">${t("sheet")}</button>

@@ -80,7 +80,8 @@ export function goalWords(g) {
   const cat = CATALOGUES[lang];
   const spec = cat && cat.goals && cat.goals[g.kind];
   if (!spec) return "";
-  return spec.text.replace(/\{(\w+)\}/g, (_, k) => String(g[spec.params[k]] ?? ""));
+  const one = spec.one && Object.values(spec.params).every((field) => g[field] === 1);
+  return (one ? spec.one : spec.text).replace(/\{(\w+)\}/g, (_, k) => String(g[spec.params[k]] ?? ""));
 }
 
 // ------------------------------------------------------------------ server messages by code
