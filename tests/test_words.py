@@ -303,3 +303,16 @@ def test_a_goal_of_one_is_said_in_the_singular(lang: str) -> None:
             assert not plural.search(text), (var.id, goal, text)
             if all(goal[f] == 1 for f in goals[goal["kind"]]["params"].values()):
                 assert goals[goal["kind"]]["one"] == text, (var.id, goal)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_page_words_refused_cards_with_their_article(lang: str) -> None:
+    """The page says "supera el tres de copas" (card_the + the card's name), never "supera
+    el 3c": each refusal naming a card has a form whose article the card's words bring."""
+    cat = i18n.catalogue(lang)
+    words = cat["refusal_words"]
+    assert {"must_beat", "must_overtrump", "not_in_hand.you"} <= words.keys()
+    for code, tpl in cat["refusals"].items():
+        if "{card}" in tpl:
+            assert not re.search(r"\b(el|la|the|del) (triunfo )?\{card\}", words[code]), code
+    assert cat["card_the"]["*"] and (lang != "es" or cat["card_the"]["S"] == "la")

@@ -792,6 +792,28 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
 _SUIT_PARAMS: Final = frozenset({"suit", "trump"})
 
 
+#: the article before a card's name, by rank ("*": the others): "la sota de copas"
+CARD_THE: Final[dict[str, dict[str, str]]] = {"es": {"S": "la", "*": "el"}, "en": {"*": "the"}}
+
+
+_ARTICLE_LEFT = (("el triunfo {card}", "{card}"), ("el {card}", "{card}"),
+                 ("the {card}", "{card}"), ("el {target}", "{target}"),
+                 ("pinta {card}", "pinta, {card}"), ("upcard {card}", "upcard, {card}"))
+
+
+def refusal_words(lang: str) -> dict[str, str]:
+    """The refusals that name a card, for a reader who sees the card in words with its
+    article ("supera el tres de copas", not "supera el 3o"): their template with the
+    article left to the card's name, which the page puts in (``card_the``)."""
+    out = {}
+    for code, tpl in REFUSALS[_lang(lang)].items():
+        if "{card}" in tpl:
+            for old, new in _ARTICLE_LEFT:
+                tpl = tpl.replace(old, new)
+            out[code] = tpl
+    return out
+
+
 def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
     """``refusal`` in ``lang`` (English for unknown languages); ``you``: the reader's seat,
     so "seat 0's hand" reads "your hand" where the catalogue has a ``.you`` template."""
@@ -820,6 +842,8 @@ def catalogue(lang: str) -> dict[str, Any]:
     lg = _lang(lang)
     table = TEXT[lg]
     return {"lang": lg, "refusals": dict(REFUSALS[lg]),
+            # the page's: cards in words with their article (refusal_words, CARD_THE)
+            "refusal_words": refusal_words(lg), "card_the": dict(CARD_THE[lg]),
             "suits": {s.letter: s.spanish for s in Suit},
             "suit_params": sorted(_SUIT_PARAMS),
             # the match goal by kind: its phrase and which field of goal_info fills each name

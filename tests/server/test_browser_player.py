@@ -198,3 +198,35 @@ def test_the_phone_shows_the_score_as_a_chip(browser: Any, start: Callable[..., 
     assert not desk.locator("#score-chip").is_visible()
     assert not page.errors and not desk.errors, (page.errors, desk.errors)
     desk.context.close()
+
+
+def _must_beat(m: Any) -> bool:
+    """Seat 0 to play to a trick, with a card it may not play for it does not beat."""
+    d = m.deal
+    if d.to_move != 0 or not d.trick or not all(len(str(a)) == 2 for a in d.legal_actions()):
+        return False
+    return any(r.code == "must_beat" for r in d.card_refusals().values())
+
+
+def test_a_refusal_names_the_card_in_words(browser: Any, start: Callable[..., str],
+                                           data_dir: Path) -> None:
+    """"Hay que montar: supera el tres de copas", not "supera el 3c"; in English too."""
+    tid, tokens, m = seeded(data_dir, "tute_parejas", _must_beat)
+    beat = next(str(c) for c, r in m.deal.card_refusals().items() if r.code == "must_beat")
+    base = start()
+    page = _page(browser, PHONE, base, held(tid, tokens[0], 0, "tute_parejas"))
+    notation = re.compile(r"\b[A2-7SCR][oceb]\b")
+    for lang, want in (("es", "supera "), ("en", "must beat the ")):
+        page.context.add_init_script(f"localStorage.setItem('tute.lang', '{lang}')")
+        page.goto(base + f"/t/{tid}")
+        card = page.locator(f".hand-card[data-card='{beat}']")
+        card.wait_for()
+        card.focus()
+        page.keyboard.press("Enter")
+        msg = page.locator(".msg")
+        _wait(page, lambda msg=msg, want=want: want in msg.inner_text(), 10)
+        text = msg.inner_text()
+        assert not notation.search(text), text
+        _shot(page, f"refusal-words-{lang}-390")
+    assert not page.errors, page.errors
+    page.context.close()

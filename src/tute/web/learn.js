@@ -1,7 +1,7 @@
 // Learning at the table: the hint button ("¿Qué jugarías?", the server's `hint`) and the
 // explain mode, which says which duty applies now and why each greyed card may not be played
 // (the engine's own refusals, sent to the seat to move as `deal.refusals`).
-import { t, actionLabel, cardName, refusalText, getLang } from "./i18n.js";
+import { t, actionLabel, cardName, cardThe, refusalText, getLang } from "./i18n.js";
 import { esc } from "./util.js";
 
 const KEY = "tute.explain";
@@ -48,9 +48,9 @@ export function dutyText(duty) {
     case "lead": return t("duty_lead");
     case "free": return t("duty_free");
     case "follow": return t("duty_follow", suit(p.suit));
-    case "beat": return t("duty_beat", suit(p.card.slice(-1)), cardName(p.card));
+    case "beat": return t("duty_beat", suit(p.card.slice(-1)), cardThe(p.card));
     case "trump": return t("duty_trump", suit(p.suit), suit(p.trump));
-    case "overtrump": return t("duty_overtrump", cardName(p.card));
+    case "overtrump": return t("duty_overtrump", cardThe(p.card));
     default: return "";
   }
 }
