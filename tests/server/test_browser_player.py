@@ -230,3 +230,24 @@ def test_a_refusal_names_the_card_in_words(browser: Any, start: Callable[..., st
         _shot(page, f"refusal-words-{lang}-390")
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["tute_cabrero", "tute_parejas", "tute_subastado"])
+def test_the_desktop_side_panel_cuts_no_word(browser: Any, start: Callable[..., str],
+                                             variant: str) -> None:
+    """At 1280x800 the score's headers and names are read whole ("Perdidos", not
+    "Perdid…")."""
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("#q-variant", variant)
+    page.click("#quick-play")
+    page.wait_for_selector("table.score th")
+    cut = page.evaluate("() => [...document.querySelectorAll('table.score th, table.score td, "
+                        "table.score .side-name')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+                        ".map(e => e.textContent)")
+    assert not cut, cut
+    _shot(page, f"side-panel-{variant}-1280")
+    assert not page.errors, page.errors
+    page.context.close()
