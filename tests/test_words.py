@@ -70,8 +70,8 @@ def _page_keys() -> tuple[set[str], set[str]]:
 def test_the_scan_finds_the_page_keys() -> None:
     keys, prefixes = _page_keys()
     assert len(keys) > 150
-    assert {"yourTurn", "winnerIs", "lostGames", "ob_free"} <= keys
-    assert {"suit_", "rank_", "ph_", "ob_", "grp_"} <= prefixes
+    assert {"yourTurn", "winnerIs", "lostGames", "duty_free"} <= keys
+    assert {"suit_", "rank_", "ph_", "grp_"} <= prefixes
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -260,3 +260,59 @@ def test_one_spanish_word_for_each_thing() -> None:
         assert not re.search(r"\b(mazo|muestra|ronda de cartas|reparto \d)\b", text, re.I), text
     assert cat["page"]["dealN"] == "Mano {0}" and cat["page"]["stock"] == "Montón"
     assert "juegos" in i18n.TEXT["es"]["goal_games"]
+
+
+# The characters every Debian Chromium draws from fonts-dejavu / fonts-liberation: Latin-1,
+# the punctuation and dashes, arrows, a few shapes and ticks. Anything else (a stopwatch, skip
+# marks, emoji) shows as an empty box there: the page draws it as SVG (web/icons.js).
+_DRAWN = set(map(chr, range(0x20, 0x7F))) | set(map(chr, range(0xA0, 0x180))) | set(
+    "\n\t\r–—‘’“”…•·−←→↑↓●○■□▲▼◀▶✓✗")
+
+
+def _undrawn(text: str) -> set[str]:
+    return {ch for ch in text if ch not in _DRAWN}
+
+
+def test_the_glyph_check_can_fail() -> None:
+    assert _undrawn("⏱ 30 s · ⏮") == {"⏱", "⏮"}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_page_shows_no_glyph_a_font_may_lack(lang: str) -> None:
+    import json
+
+    odd = {str(p.relative_to(WEB)): _undrawn(p.read_text(encoding="utf-8"))
+           for p in sorted(WEB.rglob("*")) if p.suffix in (".js", ".html", ".css")}
+    odd["catalogue"] = _undrawn(json.dumps(i18n.catalogue(lang), ensure_ascii=False))
+    odd = {k: v for k, v in odd.items() if v}
+    assert not odd, odd
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_goal_of_one_is_said_in_the_singular(lang: str) -> None:
+    """"A 1 juegos" is no Spanish: every length a game offers reads right in both languages,
+    here and in the page's catalogue (``goals[kind].one``)."""
+    from tute.games import game_for
+
+    plural = re.compile(r"\b1 (juegos|manos|partidas|cotos|games|deals|partidas)\b")
+    goals = i18n.catalogue(lang)["goals"]
+    for var in VARIANTS.values():
+        for length in game_for(var).lengths(var.defaults):
+            goal = length["goal"]
+            text = i18n.goal_text(lang, goal)
+            assert not plural.search(text), (var.id, goal, text)
+            if all(goal[f] == 1 for f in goals[goal["kind"]]["params"].values()):
+                assert goals[goal["kind"]]["one"] == text, (var.id, goal)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_page_words_refused_cards_with_their_article(lang: str) -> None:
+    """The page says "supera el tres de copas" (card_the + the card's name), never "supera
+    el 3c": each refusal naming a card has a form whose article the card's words bring."""
+    cat = i18n.catalogue(lang)
+    words = cat["refusal_words"]
+    assert {"must_beat", "must_overtrump", "not_in_hand.you"} <= words.keys()
+    for code, tpl in cat["refusals"].items():
+        if "{card}" in tpl:
+            assert not re.search(r"\b(el|la|the|del) (triunfo )?\{card\}", words[code]), code
+    assert cat["card_the"]["*"] and (lang != "es" or cat["card_the"]["S"] == "la")

@@ -113,6 +113,12 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "goal_cotos": "{p} partidas el coto, gana quien haga {c} cotos",
         "goal_losses": "hasta que alguien pierda {n} juegos; gana quien menos haya perdido",
         "goal_deals_balance": "{n} manos; gana el mejor saldo",
+        # the same with every number 1 (plural rules: "a 1 juegos" is no Spanish)
+        "goal_games_one": "a un juego",
+        "goal_series_one": "una sola mano",
+        "goal_cotos_one": "una partida el coto, gana quien haga un coto",
+        "goal_losses_one": "hasta el primer juego perdido: quien lo pierda, pierde la partida",
+        "goal_deals_balance_one": "una sola mano; gana el mejor saldo",
         "goal_balance": "gana quien llegue a {n} de saldo",
         "score_cotos": "Partidas: {score} · cotos {cotos}",
         "score_losses": "Juegos perdidos: {score}",
@@ -297,6 +303,11 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "goal_cotos": "{p} partidas per coto, first to {c} cotos",
         "goal_losses": "until someone loses {n} games; fewest losses wins",
         "goal_deals_balance": "{n} deals; highest balance wins",
+        "goal_games_one": "first to one game",
+        "goal_series_one": "a single deal",
+        "goal_cotos_one": "one partida per coto, first to one coto",
+        "goal_losses_one": "until the first game lost: whoever loses it loses the match",
+        "goal_deals_balance_one": "a single deal; highest balance wins",
         "goal_balance": "first balance to {n}",
         "score_cotos": "Partidas: {score} · cotos {cotos}",
         "score_losses": "Games lost: {score}",
@@ -496,6 +507,15 @@ CLI_TEXT: Final[dict[str, dict[str, str]]] = {
 }
 
 
+#: the names the server gives its bots, by seat: people's names at a Spanish card table (the
+#: page adds each bot's level beside it)
+BOT_NAMES: Final = ("Paco", "Lola", "Manolo", "Carmen", "Pepe", "Rocío")
+
+
+def bot_name(seat: int) -> str:
+    return BOT_NAMES[seat % len(BOT_NAMES)]
+
+
 def tr(lang: str, key: str, **kw: Any) -> str:
     """The phrase ``key`` in ``lang`` (falls back to Spanish, then to the key itself)."""
     table = TEXT.get(lang, TEXT["es"])
@@ -525,7 +545,10 @@ def goal_text(lang: str, info: dict[str, Any]) -> str:
     'series of 6 deals'
     """
     key, names = GOAL_PHRASES[info["kind"]]
-    return tr(lang, key, **{k: info[v] for k, v in names.items()})
+    values = {k: info[v] for k, v in names.items()}
+    if all(x == 1 for x in values.values()) and key + "_one" in TEXT[_lang(lang)]:
+        return tr(lang, key + "_one")
+    return tr(lang, key, **values)
 
 
 def suit_name(lang: str, suit: Suit) -> str:
@@ -693,6 +716,28 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
 _SUIT_PARAMS: Final = frozenset({"suit", "trump"})
 
 
+#: the article before a card's name, by rank ("*": the others): "la sota de copas"
+CARD_THE: Final[dict[str, dict[str, str]]] = {"es": {"S": "la", "*": "el"}, "en": {"*": "the"}}
+
+
+_ARTICLE_LEFT = (("el triunfo {card}", "{card}"), ("el {card}", "{card}"),
+                 ("the {card}", "{card}"), ("el {target}", "{target}"),
+                 ("pinta {card}", "pinta, {card}"), ("upcard {card}", "upcard, {card}"))
+
+
+def refusal_words(lang: str) -> dict[str, str]:
+    """The refusals that name a card, for a reader who sees the card in words with its
+    article ("supera el tres de copas", not "supera el 3o"): their template with the
+    article left to the card's name, which the page puts in (``card_the``)."""
+    out = {}
+    for code, tpl in REFUSALS[_lang(lang)].items():
+        if "{card}" in tpl:
+            for old, new in _ARTICLE_LEFT:
+                tpl = tpl.replace(old, new)
+            out[code] = tpl
+    return out
+
+
 def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
     """``refusal`` in ``lang`` (English for unknown languages); ``you``: the reader's seat,
     so "seat 0's hand" reads "your hand" where the catalogue has a ``.you`` template."""
@@ -721,10 +766,13 @@ def catalogue(lang: str) -> dict[str, Any]:
     lg = _lang(lang)
     table = TEXT[lg]
     return {"lang": lg, "refusals": dict(REFUSALS[lg]),
+            # the page's: cards in words with their article (refusal_words, CARD_THE)
+            "refusal_words": refusal_words(lg), "card_the": dict(CARD_THE[lg]),
             "suits": {s.letter: s.spanish for s in Suit},
             "suit_params": sorted(_SUIT_PARAMS),
             # the match goal by kind: its phrase and which field of goal_info fills each name
-            "goals": {kind: {"text": table[key], "params": names}
+            # (``one``: the phrase when every number is 1)
+            "goals": {kind: {"text": table[key], "one": table.get(key + "_one"), "params": names}
                       for kind, (key, names) in GOAL_PHRASES.items()},
             "cantes": {"veinte": table["veinte_hidden"]},
             "page": dict(PAGE[lg]), "errors": dict(PAGE_ERRORS[lg]),

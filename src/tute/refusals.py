@@ -4,6 +4,7 @@ the legal path never pays for it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from . import auction
@@ -11,7 +12,7 @@ from .actions import Action, Claim, Exchange, Pass, Stop, ThrowIn, parse_action
 from .cards import Card, CardSet, Suit, cards_of
 from .errors import InvalidNotationError
 from .games.base import CLAIM, THROW
-from .messages import Refusal
+from .messages import Param, Refusal
 from .phase import OVER, POLL
 from .rules import Declaration, declaration_cards, explain_refusals
 
@@ -129,3 +130,34 @@ def _why_not_exchange(deal: Deal, seat: int, act: Exchange) -> Refusal:
         return Refusal.of("not_in_hand", card=str(act.card), seat=seat)
     return game.why_not_exchange(act.card.index, pile.upcard, len(pile.cards), deal._n,
                                  deal.options)
+
+
+# The duties a trick lays on the seat to move, as its refusals tell them, strongest first.
+_DUTIES = (("must_beat", "beat"), ("must_follow", "follow"), ("must_answer_trump", "follow"),
+           ("must_overtrump", "overtrump"), ("must_trump", "trump"), ("must_play_trump", "trump"))
+
+
+def duty(deal: Deal, refused: Mapping[str, Refusal]) -> tuple[str, dict[str, Param]] | None:
+    """The one duty the seat to move plays under now, from its ``refused`` cards
+    (:func:`card_refusals`, which know it already): ``lead`` (it leads: any card), ``free``
+    (any card: no duty binds it), ``follow`` (``suit``: asistir), ``beat`` (the led suit above
+    ``card``: montar), ``trump`` (``suit`` led, none held: fallar with ``trump``), ``overtrump``
+    (a trump above ``card``); None when no card may be played now."""
+    if deal._phase == OVER or deal._phase == POLL or deal._to_move is None:
+        return None
+    if not any(isinstance(a, Card) for a in deal.legal_actions()):
+        return None
+    if not deal._trick:
+        return "lead", {}
+    why = {r.code: r.params for r in refused.values()}
+    for code, name in _DUTIES:
+        if code not in why:
+            continue
+        params = why[code]
+        if name == "follow":
+            return name, {"suit": params["suit"]}
+        if name == "trump":
+            return name, {"suit": Suit(deal._trick[0] // 10).letter,
+                          "trump": Suit(deal.trump or 0).letter}
+        return name, {"card": params["card"]}
+    return "free", {}

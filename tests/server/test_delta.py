@@ -61,7 +61,11 @@ def test_public_plus_private_is_the_core_view(variant: str) -> None:
         for s in range(n):
             mine = dict(now[s]["deal"])
             refusals = mine.pop("refusals")
+            duty = mine.pop("duty")
             assert mine == m.deal.view(s).to_json(), (variant, steps, s)
+            # the duty: the mover's only, when a card may be played
+            cards = m.deal.to_move == s and any(len(a) == 2 for a in mine["legal_actions"])
+            assert (duty is not None) == bool(cards), (variant, steps, duty)
             # the refusals: the mover's own unplayable cards, each with the engine's reason
             if m.deal.to_move == s:
                 legal = set(mine["legal_actions"])
@@ -147,7 +151,7 @@ def test_a_card_play_sends_a_small_delta(client: TestClient) -> None:
         mine, theirs = mover.until("update"), other.until("update")
         assert set(mine["delta"]) == {"deal"} and set(theirs["delta"]) == {"deal"}
         assert set(mine["delta"]["deal"]) <= {"trick", "hand", "hand_sizes", "to_move",
-                                              "legal_actions", "known"}
+                                              "legal_actions", "duty", "known"}
         assert "hand" in mine["delta"]["deal"] and "hand" not in theirs["delta"]["deal"]
         assert theirs["delta"]["deal"]["legal_actions"]  # now it is their turn
         assert len(dumps(theirs)) < len(dumps(other.msgs[0]["state"])) / 2

@@ -53,7 +53,7 @@ def test_create_join_by_code_and_list(client: TestClient) -> None:
     assert j3["seat"] == 3 and len({r["token"], j1["token"], j3["token"]}) == 3
     info = client.get(f"/api/tables/{r['id']}").json()
     assert info["status"] == "playing" and [s["name"] for s in info["seats"]] == [
-        "Ana", "Bea", "Bot 3", "Cris"]
+        "Ana", "Bea", "Manolo", "Cris"]
     assert client.get("/api/tables").json()["tables"] == []  # full: no longer open
     full = client.post(f"/api/tables/{r['id']}/join", json={"name": "Dani"})
     assert full.status_code == 409 and full.json()["error"] == "no_open_seat"
@@ -114,7 +114,7 @@ def test_history_record_and_replay(client: TestClient) -> None:
     # a quick game is private: listed to the holder of its seat only
     games = client.get("/api/history", headers={"X-Tute-Seats": f"{r['id']}:{r['token']}"}
                        ).json()["games"]
-    assert games[0]["id"] == r["id"] and games[0]["players"] == ["Ana", "Bot 2"]
+    assert games[0]["id"] == r["id"] and games[0]["players"] == ["Ana", "Lola"]
     rec = client.get(f"/api/games/{r['id']}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     match = Match.from_record({k: v for k, v in rec.json().items() if k != "players"})

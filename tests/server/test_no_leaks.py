@@ -31,6 +31,7 @@ from fastapi.testclient import TestClient
 
 import tute
 from tute.match import Match
+from tute.server.protocol import duty_json
 
 from .conftest import Player, hello
 
@@ -148,12 +149,13 @@ class Oracle:
 
     def _views(self, deal: Any) -> dict[int | None, dict[str, Any]]:
         views: dict[int | None, dict[str, Any]] = {
-            s: {**deal.view(s).to_json(), "refusals": self._refusals(deal, s)}
+            s: {**deal.view(s).to_json(), "refusals": self._refusals(deal, s),
+                "duty": duty_json(deal, deal.card_refusals()) if deal.to_move == s else None}
             for s in range(self.n)}
         public = dataclasses.replace(deal.view(0), cantes=deal.cantes_for(None),
                                      known=deal.known_for(None)).to_json()
         views[None] = {**public, "seat": None, "side": None, "hand": [], "legal_actions": [],
-                       "refusals": []}
+                       "refusals": [], "duty": None}
         self.hid = self.hid or deal.hides_cantes
         return views
 

@@ -340,7 +340,7 @@ def test_a_game_against_bots_and_its_history_on_a_second_app(pg_url: str) -> Non
         assert c2.get("/api/history").json()["games"] == []
         games = c2.get("/api/history",
                        headers={"X-Tute-Seats": f"{table}:{token}"}).json()["games"]
-        assert [g["id"] for g in games] == [table] and games[0]["players"] == ["Ana", "Bot 2"]
+        assert [g["id"] for g in games] == [table] and games[0]["players"] == ["Ana", "Lola"]
         assert games[0]["result"] == p.state["result"]
         rec = c2.get(f"/api/games/{table}/record")
         assert rec.status_code == 200, rec.text

@@ -16,7 +16,7 @@ from ..bots import LEVELS as BOT_LEVELS
 from ..errors import TuteError
 from ..games import game_for
 from ..games.descriptions import describe
-from ..i18n import option_words
+from ..i18n import bot_name, option_words
 from ..match import Match
 from ..records import options_to_json
 from ..variants import (
@@ -264,7 +264,7 @@ class Hub:
                 if level not in (*LEVELS, "random", "rules"):
                     raise TableError("bad_table", f"unknown seat kind {s!r}; expected 'you', "
                                      "'open', or a bot level: " + ", ".join(LEVELS))
-                built.append(Seat("bot", f"Bot {i + 1}", level))
+                built.append(Seat("bot", bot_name(i), level))
         you = seats.index("you")
         table = await self._open(match, built, you, public, chat, hints, clock)
         table.creator = address

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -20,7 +21,9 @@ except ImportError:  # pragma: no cover - depends on the installation
 from ..cards import ALL_CARDS, Card
 from ..deal import Deal
 from ..match import Match
+from ..messages import Refusal
 from ..narration import describe, describe_result
+from ..refusals import duty
 from ..rules import Declaration
 
 __all__ = [
@@ -197,7 +200,7 @@ def spectator_deal_json(deal: Deal) -> dict[str, Any]:
         view = dataclasses.replace(view, cantes=deal.cantes_for(None),
                                    known=deal.known_for(None))
     out = view.to_json()
-    out.update(seat=None, side=None, hand=[], legal_actions=[], refusals=[])
+    out.update(seat=None, side=None, hand=[], legal_actions=[], refusals=[], duty=None)
     return out
 
 
@@ -319,36 +322,46 @@ def public_state(match: Match) -> dict[str, Any]:
 
 #: the keys of a state's ``deal`` that differ between audiences: ``private_deal_json``
 #: (``cantes`` and ``known`` only after a 20 sung hidden, for its singer)
-PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions", "refusals", "cantes", "known")
+PRIVATE_KEYS = ("seat", "side", "hand", "legal_actions", "refusals", "duty", "cantes", "known")
 
 
 def private_deal_json(deal: Deal, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see of the deal: exactly the fields in which
     ``deal.view(seat).to_json()`` differs from the public view (tests hold it to that), plus
-    ``refusals``, the engine's reasons for the cards of the hand it may not play now.
+    ``refusals``, the engine's reasons for the cards of the hand it may not play now, and
+    ``duty``, the one duty they add up to (asistir, montar, fallar...), for the seat to move.
 
     ``cantes`` and ``known`` are always there (the seat's own copy): they differ from the
     public ones for the singer of a 20 sung hidden (``guinote_hide_arrastre_suit``), who
     alone is told its suit; a part whose keys never change keeps deltas simple."""
     mine = deal.to_move == seat
+    refused = deal.card_refusals() if mine else {}
     return {
         "seat": seat,
         "side": deal.side_of(seat),
         "hand": deal.hand(seat).to_list(),
         "legal_actions": [str(a) for a in deal.legal_actions()] if mine else [],
-        "refusals": refusals_json(deal) if mine else [],
+        "refusals": refusals_json(refused),
+        "duty": duty_json(deal, refused) if mine else None,
         "cantes": [[s, str(d), p] for s, d, p in deal.cantes_for(seat)],
         "known": [k.to_list() for k in deal.known_for(seat)],
     }
 
 
-def refusals_json(deal: Deal) -> list[dict[str, Any]]:
+def duty_json(deal: Deal, refused: Mapping[str, Refusal]) -> dict[str, Any] | None:
+    """The duty the seat to move plays under now (``refusals.duty``: lead, free, follow,
+    beat, trump, overtrump) as ``{code, params}``, or None when no card may be played."""
+    got = duty(deal, refused)
+    return None if got is None else {"code": got[0], "params": got[1]}
+
+
+def refusals_json(refused: Mapping[str, Refusal]) -> list[dict[str, Any]]:
     """For the seat to move: each reason that greys cards of its hand now, once, with those
     cards (``[{code, params, cards}]`` in hand order; ``Deal.card_refusals``: follow suit,
     head the trick, trump...). Grouped, because it goes out with every turn and most of a
     hand shares one reason. Only that seat's own cards are named, only its hand is read."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
-    for card, why in deal.card_refusals().items():
+    for card, why in refused.items():
         value = why.as_json()
         key = (why.code, dumps(value["params"]))
         if key not in groups:

@@ -31,7 +31,7 @@ from ..bots import LEVELS, make_bot
 from ..bots.base import Bot
 from ..errors import InvalidNotationError, RecordError, TuteError
 from ..events import Event
-from ..i18n import refusal_text
+from ..i18n import bot_name, refusal_text
 from ..match import Match, replay_stored
 from ..messages import Refusal
 from .botpool import is_heavy, shared_pool
@@ -894,7 +894,7 @@ class Table:
         if self.status != "waiting":
             raise TableError("not_waiting", "the game has already started")
         level = level if level in (*LEVELS, "random", "rules") else "medio"
-        await self._change_seats({i: Seat("bot", f"Bot {i + 1}", level)
+        await self._change_seats({i: Seat("bot", bot_name(i), level)
                                   for i, s in enumerate(self.seats) if s.kind == "open"})
 
     async def _change_seats(self, changes: dict[int, Seat]) -> None:

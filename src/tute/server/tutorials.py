@@ -49,7 +49,7 @@ def step_json(x: Lesson, taken: Sequence[str]) -> dict[str, Any]:
     done = k >= len(x.steps)
     view = {**spectator_deal_json(deal), **private_deal_json(deal, x.seat)}
     if done:  # the lesson's script is over: nothing more to choose
-        view.update(legal_actions=[], refusals={})
+        view.update(legal_actions=[], refusals={}, duty=None)
     return {
         "id": x.id, "game": x.game, "seat": x.seat, "step": k, "steps": len(x.steps),
         "done": done, "say": x.done if done else x.steps[k].say,

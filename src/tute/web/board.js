@@ -15,7 +15,12 @@ export function position(seat, me, n) {
 // why: a line added to the card's title (the explain mode's reason it may not be played)
 export function cardFace(c, cls = "", attrs = "", why = "") {
   const title = why ? `${cardName(c)}: ${why}` : cardName(c);
-  return `<div class="card ${cls}" data-card="${c}" title="${esc(title)}" aria-label="${esc(title)}" ${attrs}>${cardSVG(c)}</div>`;
+  // a button is named by its text (the picture's corner numbers are no part of the name); a
+  // card on the felt is a named picture
+  if (attrs.includes('role="button"')) {
+    return `<div class="card ${cls}" data-card="${c}" title="${esc(title)}" ${attrs}>${cardSVG(c)}<span class="sr-only">${esc(title)}</span></div>`;
+  }
+  return `<div class="card ${cls}" data-card="${c}" title="${esc(title)}" role="img" aria-label="${esc(title)}" ${attrs}>${cardSVG(c)}</div>`;
 }
 
 export function backs(n, max = 10) {
@@ -29,15 +34,17 @@ function seatHTML(m, s, pos) {
   if (s === m.mano) tags.push(t("mano"));
   if (s === m.dealer) tags.push(t("dealer"));
   if (m.idle?.includes(s)) tags.push(t("sitsOut"));
+  if (m.levels?.[s]) tags.push(t("botLevel", m.levels[s].toLowerCase()));
   const status = m.status?.[s] || "";
   const size = m.sizes[s] || 0;
   const cards = m.open && m.hands[s]
     ? `<div class="open-hand">${m.hands[s].map((c) => cardFace(c, "small")).join("")}</div>`
-    : `<div class="fan" aria-hidden="true">${backs(size)}</div><span class="count" aria-label="${size}">${size}</span>`;
+    : `<div class="fan" aria-hidden="true">${backs(size)}</div><span class="count">${size}</span>`;
   return `<div class="seat pos-${pos} ${m.toMove === s ? "to-move" : ""} ${m.winner === s ? "took" : ""}" data-seat="${s}">
     <div class="badge"><span class="who" title="${esc(m.names[s])}">${esc(m.names[s])}</span>
+      ${m.partner === s ? `<span class="tag partner">${t("partnerTag")}</span>` : ""}
       ${tags.length ? `<span class="tag">${tags.join(" · ")}</span>` : ""}
-      ${status ? `<span class="status" data-status="${s}">${esc(status)}</span>` : ""}</div>
+      ${status ? `<span class="status" data-status="${s}">${status.html ?? esc(status)}</span>` : ""}</div>
     ${cards}</div>`;
 }
 
@@ -78,5 +85,5 @@ export function boardHTML(m) {
     `<div class="played from-${position(s, m.me, m.n)} ${m.winner === s ? "winner" : ""}" data-seat="${s}">${cardFace(c, "table")}
      <span class="by">${esc(m.names[s])}</span></div>`).join("");
   return `<div class="felt n${m.n} ${m.bottom ? "with-bottom" : ""}">${seats}
-    <div class="center"><div class="trick" aria-label="${t("liveTrick")}">${trick}</div>${trumpHTML(m)}</div></div>`;
+    <div class="center"><div class="trick" role="group" aria-label="${t("liveTrick")}">${trick}</div>${trumpHTML(m)}</div></div>`;
 }

@@ -149,7 +149,8 @@ function rey(s, suit) {
 
 const cache = new Map();
 
-// The SVG text of a face-up card ("Ao", "Rc", …).
+// The SVG text of a face-up card ("Ao", "Rc", …). A picture only: the element holding it
+// carries the card's name (its corner letters would otherwise be read as text).
 export function cardSVG(card) {
   if (cache.has(card)) return cache.get(card);
   const rank = card.slice(0, -1), suit = card.slice(-1);
@@ -158,7 +159,7 @@ export function cardSVG(card) {
   let body;
   if (n <= 7) body = PIPS[n].map(([x, y, size]) => use(suit, x, y, size || 25)).join("");
   else body = n === 10 ? sota(s, suit) : n === 11 ? caballo(s, suit) : rey(s, suit);
-  const svg = `<svg class="card-svg" viewBox="0 0 100 150" xmlns="http://www.w3.org/2000/svg" role="img">
+  const svg = `<svg class="card-svg" viewBox="0 0 100 150" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">
     <rect x="1" y="1" width="98" height="148" rx="8" fill="#fffdf6" stroke="#b9ad95" stroke-width="1.5"/>
     ${frame(suit)}${corner(n, suit)}${body}</svg>`;
   cache.set(card, svg);

@@ -56,11 +56,24 @@ export function resultTable(C, summary) {
     <tbody>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th>${v}</tr>`).join("")}</tbody></table></div>`;
 }
 
+// Who won, as a player says it: "Ganamos nosotros", "Ganan ellos", "Ganas tú", "Gana Lola"
+// (never "Gana Ellos").
+function winnerText(C, side) {
+  const mine = C.mySide();
+  const partners = C.T.state.seating?.partnerships;
+  if (mine !== null && side === mine) return t(partners ? "winnerUs" : "winnerYou");
+  if (mine !== null && partners) return t("winnerThem");
+  return t("winnerIs", esc(C.sideName(side)));
+}
+
 // What the deal decided, in words: the server's account of its ending (tute.narration
-// .describe_result, as the terminal game says it), less the totals the table shows.
+// .describe_result, as the terminal game says it), less the totals the table shows; the
+// winner said from the reader's side.
 export function verdict(C, summary) {
   return (summary.say || []).filter((x) => !x.code.startsWith("result.totals") && x.code !== "result.running")
-    .map((x) => esc(sayText(x, C.seatName, C.T.seat, C.sideName) || "")).filter(Boolean).join(" · ");
+    .map((x) => (x.code === "result.winner" ? winnerText(C, x.params.side)
+      : x.code === "result.tute" ? `${winnerText(C, x.params.side)} — Tute`
+      : esc(sayText(x, C.seatName, C.T.seat, C.sideName) || ""))).filter(Boolean).join(" · ");
 }
 
 export function dealDialog(C) {
@@ -77,7 +90,7 @@ export function matchDialog(C) {
   const r = T.state.result;
   const mySide = C.mySide();
   const partners = T.state.seating?.partnerships;
-  let head = r.winner === null || r.winner === undefined ? t("noWinner") : t("winnerIs", esc(C.sideName(r.winner)));
+  let head = r.winner === null || r.winner === undefined ? t("noWinner") : winnerText(C, r.winner);
   if (mySide !== null && r.winner !== null && r.winner !== undefined) {
     head = r.winner === mySide ? t(partners ? "youWin" : "youWin1") : t(partners ? "youLose" : "youLose1");
   }
@@ -86,7 +99,7 @@ export function matchDialog(C) {
   const again = rm && !rm.token ? `<a class="btn primary" href="${esc(rm.url)}" data-nav>${t("watch")}</a>`
     : `<button class="primary" data-do="again" id="again-btn" ${T.rematchWaiting ? "disabled" : ""}>${T.rematchWaiting ? t("rematchWait") : t("playAgain")}</button>`;
   return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>
-    <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${r.deals} ${t("deals")})</p>
+    <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${t(r.deals === 1 ? "dealsN1" : "dealsN", r.deals)})</p>
     ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal)}</p>${resultTable(C, T.state.last_deal)}` : ""}
     <div class="buttons">${again}
     <button data-do="sheet">${t("sheet")}</button>

@@ -26,6 +26,12 @@ export function t(key, ...args) {
   return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)] ?? ""));
 }
 
+// A card's name with its article: "la sota de copas", "el tres de oros", "the ace of cups".
+export function cardThe(card) {
+  const the = CATALOGUES[lang]?.card_the || {};
+  return `${the[card.slice(0, -1)] ?? the["*"] ?? ""} ${cardName(card)}`.trim();
+}
+
 export function cardName(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   return t("cardName", t("rank_" + rank), t("suit_" + suit));
@@ -80,7 +86,8 @@ export function goalWords(g) {
   const cat = CATALOGUES[lang];
   const spec = cat && cat.goals && cat.goals[g.kind];
   if (!spec) return "";
-  return spec.text.replace(/\{(\w+)\}/g, (_, k) => String(g[spec.params[k]] ?? ""));
+  const one = spec.one && Object.values(spec.params).every((field) => g[field] === 1);
+  return (one ? spec.one : spec.text).replace(/\{(\w+)\}/g, (_, k) => String(g[spec.params[k]] ?? ""));
 }
 
 // ------------------------------------------------------------------ server messages by code
@@ -124,11 +131,20 @@ export function refusalText(refusal, reason, you) {
   const tpl = cat && refusal && cat.refusals[refusal.code];
   if (!tpl) return reason;
   const p = { ...refusal.params };
-  const mine = you !== null && you !== undefined && p.seat === you && cat.refusals[refusal.code + ".you"];
+  // cards in words with their article ("supera el tres de copas"), never in notation
+  const words = cat.refusal_words || {};
+  const cardParam = typeof p.card === "string" && CARD.test(p.card);
+  for (const k of ["card", "target"]) {
+    if (typeof p[k] === "string" && CARD.test(p[k])) p[k] = cardThe(p[k]);
+  }
+  if (typeof p.missing === "string") p.missing = p.missing.split(" ").filter((c) => CARD.test(c)).map(cardName).join(", ");
+  const tplOf = (code) => (cardParam && words[code]) || cat.refusals[code];
+  const mine = you !== null && you !== undefined && p.seat === you && tplOf(refusal.code + ".you");
   for (const k of cat.suit_params) if (k in p) p[k] = cat.suits[p[k]];
   if ("poll" in p) p.poll = cat.refusals["poll." + p.poll];
-  return (mine || tpl).replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
+  return (mine || tplOf(refusal.code)).replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
 }
+const CARD = /^[A2-7SCR][oceb]$/;
 
 // A declaration by its notation (veinte:o; veinte: a 20 whose suit is not told), as
 // tute.i18n.declaration_text words it.

@@ -1,8 +1,8 @@
 // Learning at the table: the hint button ("¿Qué jugarías?", the server's `hint`) and the
 // explain mode, which says which duty applies now and why each greyed card may not be played
 // (the engine's own refusals, sent to the seat to move as `deal.refusals`).
-import { t, actionLabel, cardName, refusalText, getLang } from "./i18n.js";
-import { esc, CARD_RE } from "./util.js";
+import { t, actionLabel, cardName, cardThe, refusalText, getLang } from "./i18n.js";
+import { esc } from "./util.js";
 
 const KEY = "tute.explain";
 
@@ -31,8 +31,6 @@ export function learnButtons({ canHint, pending, explain }) {
     title="${esc(t(explain ? "explainOn" : "explainOff"))}">${t("explain")}</button>`;
 }
 
-const DUTIES = ["must_follow", "must_answer_trump", "must_beat", "must_trump", "must_overtrump", "must_play_trump"];
-
 // The server sends each reason once with the cards it greys: [{code, params, cards}].
 function byCard(deal) {
   const out = {};
@@ -40,18 +38,24 @@ function byCard(deal) {
   return out;
 }
 
-// The duty that applies now, from the refusals of the hand's cards.
-export function obligationText(deal) {
-  const codes = new Set((deal.refusals || []).map((r) => r.code));
-  const duties = DUTIES.filter((c) => codes.has(c)).map((c) => t("ob_" + c));
-  if (duties.length) return t("obligation", duties.join(t("ob_and")));
-  if (codes.size) return t("obligation", t("ob_other"));
-  const cards = (deal.legal_actions || []).filter((a) => CARD_RE.test(a));
-  if (!cards.length) return "";
-  return t("obligation", t(deal.trick.length ? "ob_free" : "ob_lead"));
+// The duty that applies now, as the server tells it (tute.refusals.duty: the engine's refusals
+// know it): the line always in view on the player's turn.
+export function dutyText(duty) {
+  if (!duty) return "";
+  const p = duty.params || {};
+  const suit = (letter) => t("suit_" + letter);
+  switch (duty.code) {
+    case "lead": return t("duty_lead");
+    case "free": return t("duty_free");
+    case "follow": return t("duty_follow", suit(p.suit));
+    case "beat": return t("duty_beat", suit(p.card.slice(-1)), cardThe(p.card));
+    case "trump": return t("duty_trump", suit(p.suit), suit(p.trump));
+    case "overtrump": return t("duty_overtrump", cardThe(p.card));
+    default: return "";
+  }
 }
 
-// The explain panel: the duty, then each reason with the cards it greys.
+// The explain panel: each reason with the cards it greys (the duty has its own line).
 export function explainHTML(deal, seat) {
   const groups = new Map();
   for (const [card, r] of Object.entries(byCard(deal))) {
@@ -60,7 +64,7 @@ export function explainHTML(deal, seat) {
     groups.get(why).push(card);
   }
   const rows = [...groups].map(([why, cards]) => `<li><b>${cards.map((c) => esc(cardName(c))).join(", ")}</b>: ${esc(why)}</li>`).join("");
-  return `<div class="explain" id="explain"><p class="duty">${esc(obligationText(deal))}</p>${rows ? `<ul class="why">${rows}</ul>` : ""}</div>`;
+  return `<div class="explain" id="explain">${rows ? `<ul class="why">${rows}</ul>` : `<p class="small">${esc(dutyText(deal.duty))}</p>`}</div>`;
 }
 
 // A card's reason, for its title (hovering or a screen reader).

@@ -5,6 +5,7 @@ import { esc, api, loadVariants } from "./util.js";
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { boardHTML, cardFace } from "./board.js";
 import { variantName } from "./table.js";
+import { ICONS } from "./icons.js";
 
 export async function replayPage(id) {
   app.innerHTML = `${topbar()}<main class="center-msg"><p>${t("connecting")}</p></main>`;
@@ -45,13 +46,13 @@ export async function replayPage(id) {
         <p>${t("step", i, frames.length - 1)} · ${t("trickStep", f.tricks ?? 0)}</p>
         <input type="range" id="scrub" min="0" max="${frames.length - 1}" value="${i}" aria-label="${t("step", i, frames.length - 1)}">
         <div class="buttons">
-          <button id="r-start" title="${t("start")}" aria-label="${t("start")}">«</button>
-          <button id="r-ptrick" title="${t("prevTrick")}" aria-label="${t("prevTrick")}">⏮</button>
-          <button id="r-prev" title="${t("prev")}" aria-label="${t("prev")}">◀</button>
+          <button id="r-start" title="${t("start")}" aria-label="${t("start")}">${ICONS.start}</button>
+          <button id="r-ptrick" title="${t("prevTrick")}" aria-label="${t("prevTrick")}">${ICONS.prevTrick}</button>
+          <button id="r-prev" title="${t("prev")}" aria-label="${t("prev")}">${ICONS.prev}</button>
           <button id="r-play" class="primary">${playing ? t("pause") : t("play")}</button>
-          <button id="r-next" title="${t("next")}" aria-label="${t("next")}">▶</button>
-          <button id="r-ntrick" title="${t("nextTrick")}" aria-label="${t("nextTrick")}">⏭</button>
-          <button id="r-end" title="${t("end")}" aria-label="${t("end")}">»</button></div>
+          <button id="r-next" title="${t("next")}" aria-label="${t("next")}">${ICONS.next}</button>
+          <button id="r-ntrick" title="${t("nextTrick")}" aria-label="${t("nextTrick")}">${ICONS.nextTrick}</button>
+          <button id="r-end" title="${t("end")}" aria-label="${t("end")}">${ICONS.end}</button></div>
         <p>${t("points")}: ${f.card_points.join(" – ")} · ${t("games")}: ${f.games.join(" – ")}</p>
         <h3>${t("cantes")}</h3>${cantes ? `<ul class="cantes" id="r-cantes">${cantes}</ul>` : `<p class="muted small">${t("cantesNone")}</p>`}
         ${f.summary ? `<p class="winner">${t("dealOver")}: ${f.summary.result.totals.join(" – ")}</p>` : ""}

@@ -16,7 +16,7 @@ export function cardMini(c) { return `<span class="mini">${cardSVG(c)}</span>`; 
 
 export function topbar(extra = "") {
   return `<header class="topbar">
-    <a href="/" data-nav class="brand" aria-label="Tute">${cardMini("Ro")}<span>Tute</span></a>
+    <a href="/" data-nav class="brand">${cardMini("Ro")}<span>Tute</span></a>
     <div class="topbar-extra">${extra}</div>
     <a href="/cuenta" data-nav class="btn ghost" id="account-link" title="Cuenta / Account" aria-label="Cuenta / Account"><svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" style="vertical-align:-3px"><circle cx="12" cy="8" r="4" fill="currentColor"/><path d="M4 21a8 8 0 0 1 16 0z" fill="currentColor"/></svg></a>
     <button class="ghost" id="lang-btn" title="Language / Idioma">${t("lang")}</button>

@@ -62,7 +62,7 @@ function lastTrickHTML(C) {
   const T = C.T, d = T.state.deal, seatName = C.seatName;
   const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : T.state.last_deal?.last_trick;
   if (!last) return "";
-  return `<div class="last-trick" aria-label="${esc(t("lastTrickBy", seatName(last.winner)))}"><p>${esc(t("lastTrickBy", seatName(last.winner)))} (${last.points})</p>
+  return `<div class="last-trick" role="group" aria-label="${esc(t("lastTrickBy", seatName(last.winner)))}"><p>${esc(t("lastTrickBy", seatName(last.winner)))} (${last.points})</p>
     <div class="last-cards">${last.cards.map((c, i) => { const s = last.seats[i]; return `<figure class="${s === last.winner ? "winner" : ""}">${cardFace(c, "small")}<figcaption>${esc(seatName(s))}</figcaption></figure>`; }).join("")}</div></div>`;
 }
 

@@ -59,7 +59,8 @@ export function optionControl(spec, value) {
 
 export function matchText(m) {
   if (!m) return "";
-  return m.mode === "race" ? t("raceTo", m.games) : t("seriesOf", m.deals);
+  if (m.mode === "race") return t(m.games === 1 ? "raceTo1" : "raceTo", m.games);
+  return t(m.deals === 1 ? "seriesOf1" : "seriesOf", m.deals);
 }
 
 export function houseRules(v, opts, open) {

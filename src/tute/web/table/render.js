@@ -9,9 +9,10 @@ import { dealOf } from "../sheet.js";
 import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from "../dialogs.js";
 import { chatHTML, chatLogHTML } from "../chat.js";
 import { sideHTML } from "../side.js";
-import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf } from "../learn.js";
+import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText } from "../learn.js";
 import { context, seating, seatName, stockGame, title } from "./state.js";
 import { play, onClick, onSubmit } from "./input.js";
+import { ICONS } from "../icons.js";
 
 function skeleton(T) {
   app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>
@@ -20,7 +21,7 @@ function skeleton(T) {
     <button class="ghost icon" data-do="sound" id="sound-btn"></button>`)}
   <div id="banner"></div>
   <main class="table-page">
-    <div class="board-wrap"><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
+    <div class="board-wrap"><button class="score-chip" data-do="sheet" id="score-chip"></button><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
       <div class="me" id="me"></div></div>
     <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
@@ -41,9 +42,38 @@ function clockOf(T, s, st) {
   return t("clockLeft", Math.max(0, Math.ceil((T.turnAt - performance.now()) / 1000)));
 }
 
+// The score as a chip above the felt (a phone's side panel is below the hand): this deal's
+// points per side and the match's score; a tap opens the score sheet.
+function renderChip(T) {
+  const el = document.getElementById("score-chip");
+  const C = context(T);
+  const live = C.liveTotals();
+  const score = T.state.score || T.state.games || [];
+  const unit = t({ losses: "lostGames", balance: "balance" }[T.state.score_kind] || "games");
+  const sides = live.map((p, sd) => `<span class="chip-side${C.mySide() === sd ? " mine" : ""}">${esc(C.sideName(sd))} <b>${p}</b></span>`).join("");
+  el.title = t("sheet");  // (its name is what it shows: the score; the title says what a tap opens)
+  setHTML(el, `${sides}<span class="chip-match">${esc(unit)} ${score.map((x) => `<b>${x}</b>`).join("–")}</span>`);
+}
+
+// The seat playing with me, when sides are partnerships (the server's seating says so).
+function partnerOf(T) {
+  const S = seating(T);
+  if (!S.partnerships || T.seat === null) return null;
+  const s = S.side_of.findIndex((sd, i) => i !== T.seat && sd === S.side_of[T.seat]);
+  return s < 0 ? null : s;
+}
+
+// A bot's level in words ("bot medio"), for its badge: people know whom they play.
+function botLevel(st) {
+  if (st.kind !== "bot" || !st.level) return "";
+  const word = t(st.level);
+  return word === st.level ? "" : word;  // (a level without words: "random", "rules")
+}
+
 function statusOf(T, s, st) {
   const clock = clockOf(T, s, st);
-  if (clock) return st.kind === "human" && !st.online ? `${t("offline")} · ${clock}` : clock;
+  // (HTML: the stopwatch is drawn, not a font's glyph)
+  if (clock) return { html: `${st.kind === "human" && !st.online ? `${esc(t("offline"))} · ` : ""}${ICONS.clock} ${esc(clock)}` };
   if (st.away) return t("away");
   if (st.kind === "human" && !st.online) {
     const at = T.botAt[s];
@@ -70,6 +100,7 @@ export function render(T) {
   const legal = new Set(myTurn ? d.legal_actions : []);
   const names = T.info.seats.map((_, s) => seatName(T, s));
 
+  renderChip(T);
   setHTML(document.getElementById("tt"), `${esc(title(T))} · ${esc(dealOf(T.state))}${d.carry ? ` · <span class="vueltas-tag">${t("vueltasTag")}</span>` : ""}`);
   const snd = document.getElementById("sound-btn");
   setHTML(snd, speakerIcon(local.sound));
@@ -89,6 +120,7 @@ function renderFelt(T, names, playing) {
   if (T.flash) { trick = T.flash.cards; winner = T.flash.winner; }
   const felt = boardHTML({
     n: T.info.seats.length, me: T.seat ?? 0, bottom: T.seat === null, names, status, hands: [],
+    partner: partnerOf(T), levels: T.info.seats.map((st) => botLevel(st)),
     sizes: d.hand_sizes, trick, winner,
     toMove: playing ? d.to_move : null, dealer: d.dealer, mano: d.mano, idle: S.idle,
     trump: d.trump, upcard: d.upcard, stockCount: d.stock_count, tableCard: d.table_card,
@@ -114,7 +146,7 @@ function renderMe(T, d, myTurn, legal, names) {
   const explain = myTurn && T.explain ? explainHTML(d, T.seat) : "";
   const focus = focusOf(el);
   const myClock = myTurn ? clockOf(T, T.seat, T.info.seats[T.seat]) : "";
-  const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>${myClock ? ` <span class="clock">${myClock}</span>` : ""}`
+  const turnMsg = T.info.status !== "playing" ? "" : myTurn ? `<b class="your-turn">${t("yourTurn")}</b>${myClock ? ` <span class="clock">${ICONS.clock} ${esc(myClock)}</span>` : ""}`
     : d.to_move !== null ? t("waitingFor", esc(seatName(T, d.to_move))) : "";
   const avail = Math.max(200, (el.clientWidth || app.clientWidth || innerWidth) - 8);
   const hand = T.seat === null ? `<p class="muted">${t("spectating")}</p>`
@@ -125,9 +157,10 @@ function renderMe(T, d, myTurn, legal, names) {
       ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
       ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
       <span class="turn">${turnMsg}</span></div>
+    <p class="duty-line" id="duty" role="status">${myTurn ? esc(dutyText(d.duty)) : ""}</p>
     ${learn}${hintLine}${explain}
     ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
-    <div class="hand" id="hand" aria-label="${esc(t("yourTurn"))}">${hand}</div>
+    <div class="hand" id="hand" role="group" aria-label="${esc(t("yourTurn"))}">${hand}</div>
     <p class="msg" role="alert">${esc(T.message)}</p>`;
   if (setHTML(el, html)) {
     bindHand(el, (action, from, rect) => play(T, action, from, rect));
