@@ -73,7 +73,9 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
 def _check(page: Any, name: str, viewport: dict[str, int]) -> None:
     """Run axe on the page as it is now; its findings are kept and told at the test's end
     (every page's, not only the first's)."""
-    page.wait_for_timeout(300)  # the last redraw's transitions settle (reduced motion: short)
+    # the last redraw's transitions settle: a condition, not a fixed wait
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')",
+                           timeout=10_000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"a11y-{name}-{viewport['width']}.png"))
     found = axe_violations(page)
