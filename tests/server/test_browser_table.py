@@ -818,9 +818,11 @@ def test_hint_on_my_turn_and_gone_when_it_passes(browser: Any, start: Callable[.
     _fits(page, "#hint-line")
     _fits(page, "#hint-btn")
     _shot(page, "phone-hint")
-    # two at once: the second is refused, and the page says so in Spanish
-    page.evaluate("() => { const T = window.__tute; for (const r of ['hint8', 'hint9']) "
-                  "T.ws.send(JSON.stringify({type: 'hint', ref: r})); }")
+    # more at once than the seat's bucket holds (hint_burst 3, refilled at 0.2 a second): one
+    # is refused whether or not each hint comes back before the next is read, and the page
+    # says so in Spanish
+    page.evaluate("() => { const T = window.__tute; for (let i = 0; i < 6; i++) "
+                  "T.ws.send(JSON.stringify({type: 'hint', ref: 'burst' + i})); }")
     page.wait_for_selector(".msg:has-text('Demasiado deprisa')", timeout=20_000)
     # playing the card passes the turn: the hint goes
     hinted.click()
