@@ -1,9 +1,10 @@
-"""Load benchmark of a two-process site (docs/cluster.md): N concurrent two-player tables and
-S spectators over two `tute serve` processes sharing one PostgreSQL and one Redis, on loopback.
+"""Load benchmark of a two-process site (docs/cluster.md): N concurrent tables (four-player
+parejas by default, ``--variant``) and S spectators over two `tute serve` processes sharing
+one PostgreSQL and one Redis, on loopback.
 
-Half the tables are made at each process; each table's first seat connects to the process
-that owns it and its second seat to the other one (every second intent and update is relayed
-over Redis: the worst case), and the spectators are spread the same way. Clients play random
+Half the tables are made at each process; a table's seats connect to the two processes in
+turn, its first to the owner (every second seat's intents and updates are relayed over Redis:
+the worst case), and the spectators are spread the same way. Clients play random
 legal actions after a pause of 0.5-1.5 x ``--think`` seconds (bench/server_load.py's clients).
 Measured: the time from sending an intent to receiving its broadcast update (p50/p99), the
 servers' memory per connection (their RSS with every client connected, less before), and the
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "src"), str(ROOT)]
 
 from server_load import LIMITS, Stats, cpu_seconds, free_port, pct, seat_client  # noqa: E402
+from tute.variants import find_variant  # noqa: E402
 
 GOAL_TABLES, GOAL_SPECTATORS, GOAL_P99_MS, GOAL_KIB = 1000, 2000, 100.0, 100.0
 
@@ -231,7 +233,7 @@ def measure(a: argparse.Namespace, db: str, rurl: str | None, tmp: str) -> dict[
     n_servers = 2 if rurl else 1
     servers: list[subprocess.Popen[bytes]] = []
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TUTE_DATABASE_URL": db,
-           "TUTE_LIMITS": LIMITS}
+           "TUTE_LIMITS": LIMITS + " max_connections=16384"}
     env.pop("TUTE_REDIS_URL", None)
     if rurl:
         env["TUTE_REDIS_URL"] = rurl
@@ -256,17 +258,22 @@ def measure(a: argparse.Namespace, db: str, rurl: str | None, tmp: str) -> dict[
         watchers: list[str] = []
         ids: list[str] = []
         ws = [b.replace("http", "ws") for b in bases]
+        players = find_variant(a.variant).players
         with httpx.Client(timeout=60) as http:
             for i in range(a.tables):
-                mine, other = i % n_servers, (i + 1) % n_servers
-                r = http.post(bases[mine] + "/api/tables", json={
-                    "variant": "tute_2p_habanero", "seats": ["you", "open"],
+                # seats alternate between the processes: half of every table is relayed
+                at = [bases[(i + k) % n_servers] for k in range(players)]
+                r = http.post(at[0] + "/api/tables", json={
+                    "variant": a.variant, "seats": ["you"] + ["open"] * (players - 1),
                     "public": True, "name": "A"}).json()
-                j = http.post(bases[other] + f"/api/tables/{r['id']}/join",
-                              json={"name": "B"}).json()
                 ids.append(r["id"])
-                seats += [(2 * i, f"{ws[mine]}/ws/{r['id']}", r["token"]),
-                          (2 * i + 1, f"{ws[other]}/ws/{r['id']}", j["token"])]
+                seats.append((players * i, f"{at[0].replace('http', 'ws')}/ws/{r['id']}",
+                              r["token"]))
+                for k in range(1, players):
+                    j = http.post(at[k] + f"/api/tables/{r['id']}/join",
+                                  json={"name": f"P{k}", "seat": k}).json()
+                    seats.append((players * i + k,
+                                  f"{at[k].replace('http', 'ws')}/ws/{r['id']}", j["token"]))
         for s in range(a.spectators):
             watchers.append(f"{ws[s % n_servers]}/ws/{ids[(s // 2) % a.tables]}")
         rss0 = sum(rss_kib(p.pid) for p in servers)
@@ -350,7 +357,10 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=GOAL_TABLES)
     ap.add_argument("--spectators", type=int, default=GOAL_SPECTATORS)
     ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--think", type=float, default=0.5)
+    ap.add_argument("--think", type=float, default=0.5,
+                    help="seconds a player takes to play (0.5-1.5 x this)")
+    ap.add_argument("--variant", default="tute_parejas",
+                    help="the tables' game: every seat a client (default four-player parejas)")
     ap.add_argument("--procs", type=int, default=2, help="client processes (1-8)")
     ap.add_argument("--database-url")
     ap.add_argument("--redis-url")
@@ -370,8 +380,8 @@ def main() -> int:
     finally:
         for undo in reversed(stack):
             undo()
-    print(f"{a.tables} two-player tables, {a.spectators} spectators, think {a.think:g} s, "
-          f"{a.seconds:g} s of play; the site relays one seat of every table")
+    print(f"{a.tables} tables of {a.variant}, {a.spectators} spectators, think {a.think:g} s, "
+          f"{a.seconds:g} s of play; the site relays every second seat of every table")
     if ref is not None:
         report("reference, one process on PostgreSQL", ref)
     report("site, two processes on PostgreSQL and Redis", site)

@@ -122,7 +122,8 @@ def test_a_deal_of_the_day_is_played_once_and_ranked(client: TestClient) -> None
         got = client.get(f"/api/daily/{ev}/ranking", params={"player": players[0][0]}).json()
         return got if all(r["lost"] is not None for r in got["ranking"]) else None
 
-    rank = wait_until(analysed, "the analyses")
+    # a guard against a hang only: the first analysis may wait for the solver's compiled code
+    rank = wait_until(analysed, "the analyses", timeout=900)
     mine = rank["analysis"]
     assert mine["measured"] == len(mine["decisions"]) > 0
     assert mine["loss"] == sum(d["loss"] for d in mine["decisions"]) == rank["me"]["lost"]
@@ -210,3 +211,69 @@ def test_an_account_has_one_entry_whatever_the_browser(client: TestClient) -> No
     with device(client) as other:
         fresh = other.post(url, json={"player": "browser-two"}).json()
         assert fresh == st
+
+
+# ------------------------------------------------------------------ storage
+
+def test_a_step_lands_once_when_two_are_taken_at_the_same_time(tmp_path: Any) -> None:
+    """The compare-and-set on the entry's actions: of two steps made from the same entry (two
+    tabs, two processes), the second writes nothing and is told so."""
+    from tute.server.daily_store import DailyStore
+    from tute.server.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'd.db'}")
+    daily = DailyStore(store)
+    ev = _day("guinote")
+
+    def step(before: int, taken: list[str]) -> bool:
+        op = DailyStore.op_step(ev, "b:browser-1", None, before, {
+            "name": "Ana", "taken": taken, "done": False, "score": None, "margins": []}, 1.0)
+        with store.engine.begin() as conn:  # what the store's writer does with an op
+            return bool(op(conn))
+
+    try:
+        got = [step(0, ["a"]), step(0, ["b"]), step(1, ["a", "c"]), step(1, ["a", "d"])]
+        assert got == [True, False, True, False]
+        entry = daily.entry(ev, "b:browser-1")
+        assert entry is not None and entry.taken == ["a", "c"]
+    finally:
+        store.close()
+
+
+def test_two_servers_on_one_database_share_the_entries(make_client: Any, pg_url: str) -> None:
+    """The entries live in the shared database: a player goes on at another process of the
+    site where it left off, and the ranking there counts the players of both."""
+    a, b = make_client(database_url=pg_url), make_client(database_url=pg_url)
+    ev = _day("tute_2p_habanero")
+    url = f"/api/daily/{ev}/step"
+    st = a.post(url, json={"player": "browser-aa", "name": "Ana"}).json()
+    first = st["state"]["deal"]["legal_actions"][0]
+    assert a.post(url, json={"player": "browser-aa", "action": first}).status_code == 200
+    there = b.post(url, json={"player": "browser-aa"}).json()
+    assert there["state"]["deal"]["hand"] == replay(parse_event(ev), [first]).deal.hand(
+        parse_event(ev).seat).to_list()
+    _play_out(b, ev, "browser-aa", "Ana", seed=1)
+    _play_out(a, ev, "browser-bb", "Bea", seed=2)
+    rank = b.get(f"/api/daily/{ev}/ranking", params={"player": "browser-aa"}).json()
+    assert rank["players"] == 2 and {r["name"] for r in rank["ranking"]} == {"Ana", "Bea"}
+    listed = {e["id"]: e["players"] for e in b.get("/api/daily").json()["events"]}
+    assert listed[ev] == 2
+
+
+def test_the_player_page_lists_the_events_played_and_deleting_the_account_forgets_them(
+        client: TestClient) -> None:
+    web = secure(client)
+    sign_up(web, "Rosa")
+    ev = _day("tute_2p_habanero")
+    st = _play_out(web, ev, "browser-rosa", "Rosa", seed=3)
+    with device(client) as other:  # another player, without an account
+        theirs = _play_out(other, ev, "browser-anon", "Anon", seed=4)
+    page = web.get("/api/players/Rosa").json()
+    [mine] = page["daily"]
+    assert mine["id"] == ev and mine["score"] == st["score"] and mine["players"] == 2
+    assert mine["rank"] == 1 + (theirs["score"] > st["score"])
+    r = web.post("/api/account/delete", json={"password": "correct horse 1"})
+    assert r.status_code == 200, r.text
+    # the entry named the account: gone with it; the anonymous player's stays
+    listed = {e["id"]: e["players"] for e in client.get("/api/daily").json()["events"]}
+    assert listed[ev] == 1

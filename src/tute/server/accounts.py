@@ -27,12 +27,15 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import Connection
 
+from ..daily import parse_event
 from ..errors import TuteError
 from ..events import Declared
 from ..games import game_for
 from ..variants import find_variant, resolve_options
 from .accounts_store import AccountRow, AccountStore, RatingRow
+from .daily_store import DailyStore
 from .hub import LEVELS, Hub
 from .limits import Buckets
 from .skill import DEFAULT_MU as MU0
@@ -105,6 +108,7 @@ class Accounts:
     def __init__(self, hub: Hub, login_per_minute: float = 10.0, signup_per_minute: float = 5.0):
         self.hub = hub
         self.store = AccountStore(hub.store)
+        self.daily = DailyStore(hub.store)
         self.clock = hub.config.clock
         self.hasher = PasswordHasher(time_cost=PASSWORD_COST["time_cost"],
                                      memory_cost=PASSWORD_COST["memory_cost"])
@@ -214,7 +218,12 @@ class Accounts:
         if not await self._verify(account.pw_hash, password[:PASSWORD_MAX]):
             raise TableError("bad_login", "wrong password")
         seats = await asyncio.to_thread(self.store.seats_of, account.id, 100_000)
-        await self.hub.store.write(AccountStore.op_delete(account.id))
+        forget, gone = AccountStore.op_delete(account.id), DailyStore.op_forget(account.id)
+
+        def op(conn: Connection) -> None:  # one transaction: all of it or nothing
+            gone(conn)
+            forget(conn)
+        await self.hub.store.write(op)
         await self._anonymise([(s["table_id"], int(s["seat"])) for s in seats])
         log.info("account deleted")
 
@@ -469,7 +478,21 @@ class Accounts:
                 "history": {m: [{"rating": shown(h["mu"], h["sigma"]), "at": h["at"],
                                  "delta": round(h["delta"], 2), "reason": h["reason"]}
                                 for h in hs] for m, hs in history.items()},
-                "stats": await asyncio.to_thread(self.store.stats, row.id)}
+                "stats": await asyncio.to_thread(self.store.stats, row.id),
+                "daily": await self._daily(row.id)}
+
+    async def _daily(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's deals of the day and of the week played, with its place."""
+        played = await asyncio.to_thread(self.daily.of_account, account_id)
+        out = []
+        for p in played:
+            try:
+                ev = parse_event(p["event"])
+            except TuteError:  # an event id of another version: not shown
+                continue
+            out.append({**ev.to_json(), "score": p["score"], "rank": p["rank"],
+                        "players": p["players"]})
+        return out
 
     async def leaderboard(self, mode: str, period: str) -> dict[str, Any]:
         await self.settle_pending()

@@ -2,8 +2,9 @@
 
 A player is its account when logged in, else the browser's own id (the page keeps a random one);
 each has one entry an event: the actions it took, replayed on every step (the bots answer as
-they did), so a move can never be taken back and the event is played once. The entries of an
-event are one JSON file in the data folder (``daily/{event}.json``), written on every step.
+they did), so a move can never be taken back and the event is played once. The entries are
+rows of the tables' database (:mod:`tute.server.daily_store`): every process of a site serves
+the same ones, and a step is acknowledged once stored.
 The ranking, each player's double-dummy analysis (the points its decisions lost with every
 hand known, made once it has finished) and "how the others played" open to a player once it
 has played the event."""
@@ -12,20 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 import logging
-import os
 import threading
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import Field
+from sqlalchemy.exc import IntegrityError
 
 from ..daily import Event, Play, analyse, current_events, others_play, parse_event, replay
 from ..errors import TuteError
 from .accounts import COOKIE
+from .daily_store import DailyStore
 from .protocol import private_deal_json, spectator_deal_json
 from .routes_info import WEB_DIR
 from .shared import StrictBody, hub_of, server_of
@@ -40,6 +40,7 @@ router = APIRouter()
 #: its own; a thread of the pool runs it)
 _SOLVER: list[Any] = []
 _SOLVER_LOCK = threading.Lock()
+_TASKS: set[asyncio.Task[None]] = set()  # analyses under way (kept referenced)
 
 PlayerId = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[\w-]+$")]
 
@@ -58,35 +59,11 @@ class StepBody(StrictBody):
     action: Annotated[str | None, Field(max_length=24)] = None
 
 
-class _Entries:
-    """The entries of every event, by file; one lock keeps the steps of one process in turn."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.cache: dict[str, dict[str, dict[str, Any]]] = {}
-        self.lock = asyncio.Lock()
-        self.tasks: set[asyncio.Task[None]] = set()  # analyses under way (kept referenced)
-
-    def of(self, ev: Event) -> dict[str, dict[str, Any]]:
-        if ev.id not in self.cache:
-            path = self.folder / f"{ev.id}.json"
-            self.cache[ev.id] = json.loads(path.read_text("utf-8")) if path.exists() else {}
-        return self.cache[ev.id]
-
-    def save(self, ev: Event) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = self.folder / f"{ev.id}.json.tmp"
-        tmp.write_text(json.dumps(self.cache[ev.id], separators=(",", ":")), "utf-8")
-        os.replace(tmp, self.folder / f"{ev.id}.json")
-
-
-def _entries(request: Request) -> _Entries:
+def _entries(request: Request) -> DailyStore:
     state = request.app.state
-    found: _Entries | None = getattr(state, "daily_entries", None)
+    found: DailyStore | None = getattr(state, "daily_entries", None)
     if found is None:
-        # beside the analyses of finished games, in the app's data folder
-        analyses = hub_of(request).analyses.directory
-        found = _Entries((analyses.parent if analyses is not None else Path("data")) / "daily")
+        found = DailyStore(hub_of(request).store)
         state.daily_entries = found
     return found
 
@@ -100,19 +77,14 @@ def _analysis(ev: Event, taken: list[str]) -> dict[str, Any]:
         return analyse(replay(ev, taken), _SOLVER[0])
 
 
-async def _analyse_later(entries: _Entries, ev: Event, key: str, taken: list[str]) -> None:
+async def _analyse_later(request: Request, ev: Event, key: str, taken: list[str]) -> None:
     """The double-dummy analysis of a finished entry, added to it once made (the step that
     finished it has answered already: a first analysis may wait for the solver's code)."""
     try:
         result = await asyncio.to_thread(_analysis, ev, taken)
+        await hub_of(request).store.write(DailyStore.op_analysis(ev.id, key, result))
     except Exception:  # an analysis that fails leaves the entry without one
         log.exception("daily %s: analysis failed", ev.id)
-        return
-    async with entries.lock:
-        entry = entries.of(ev).get(key)
-        if entry is not None:
-            entry["analysis"] = result
-            entries.save(ev)
 
 
 def _today() -> datetime.date:
@@ -144,12 +116,10 @@ def _state(play: Play) -> dict[str, Any]:
 
 @router.get("/api/daily")
 async def daily_events(request: Request) -> dict[str, Any]:
-    entries = _entries(request)
-    out = []
-    for ev in current_events(_today()):
-        of = entries.of(ev)
-        out.append({**ev.to_json(), "players": sum(e["done"] for e in of.values())})
-    return {"today": _today().isoformat(), "events": out}
+    events = current_events(_today())
+    players = await asyncio.to_thread(_entries(request).players, [ev.id for ev in events])
+    return {"today": _today().isoformat(),
+            "events": [{**ev.to_json(), "players": players.get(ev.id, 0)} for ev in events]}
 
 
 @router.post("/api/daily/{event_id}/step")
@@ -159,31 +129,37 @@ async def daily_step(event_id: str, body: StepBody, request: Request) -> dict[st
     if ev not in current_events(_today()):
         raise TableError("closed", "this event is over: only its ranking can be seen")
     key = await _player(request, body.player)
-    entries = _entries(request)
-    async with entries.lock:
-        of = entries.of(ev)
-        entry = of.get(key) or {"name": body.name.strip()[:24], "taken": [], "done": False}
-        taken = list(entry["taken"])
-        if body.action is not None:
-            if not taken:  # a new entry: counted as a table created
-                server_of(request).check_rate(request)
-            if entry["done"]:
-                raise TableError("already_played", "this event is played once")
-            taken.append(body.action)
+    store = _entries(request)
+    entry = await asyncio.to_thread(store.entry, ev.id, key)
+    taken = [] if entry is None else list(entry.taken)
+    name = (entry.name if entry is not None and entry.name else body.name.strip()[:24])
+    if body.action is not None:
+        if entry is not None and entry.done:
+            raise TableError("already_played", "this event is played once")
+        if not taken:  # a new entry: counted as a table created
+            server_of(request).check_rate(request)
+        taken.append(body.action)
+    try:
+        play = await asyncio.to_thread(replay, ev, taken)
+    except TuteError as exc:
+        raise TableError("illegal", str(exc)[:200]) from None
+    if body.action is not None:
+        values = {"name": name, "taken": taken, "done": play.done, "score": play.score,
+                  "margins": play.margins,
+                  "decisions": [list(d) for d in play.decisions] if play.done else None}
+        account = key[2:] if key.startswith("a:") else None
         try:
-            play = await asyncio.to_thread(replay, ev, taken)
-        except TuteError as exc:
-            raise TableError("illegal", str(exc)[:200]) from None
-        if body.action is not None:
-            entry.update(taken=taken, done=play.done, score=play.score, margins=play.margins,
-                         name=entry["name"] or body.name.strip()[:24])
-            if play.done:
-                entry["decisions"] = [list(d) for d in play.decisions]
-                task = asyncio.create_task(_analyse_later(entries, ev, key, taken))
-                entries.tasks.add(task)
-                task.add_done_callback(entries.tasks.discard)
-            of[key] = entry
-            entries.save(ev)
+            stored = await hub_of(request).store.write(DailyStore.op_step(
+                ev.id, key, account, len(taken) - 1, values, hub_of(request).config.clock.time()))
+        except IntegrityError:  # a first step of the same player at another process
+            stored = False
+        if not stored:
+            raise TableError("conflict", "another move of yours was taken at the same time: "
+                             "reload the page")
+        if play.done:
+            task = asyncio.create_task(_analyse_later(request, ev, key, taken))
+            _TASKS.add(task)
+            task.add_done_callback(_TASKS.discard)
     return _state(play)
 
 
@@ -195,19 +171,20 @@ async def daily_ranking(event_id: str, request: Request,
     others took there: only for a player who has played the event."""
     ev = _event(event_id)
     key = await _player(request, player)
-    of = _entries(request).of(ev)
-    mine = of.get(key)
-    if mine is None or not mine["done"]:
+    store = _entries(request)
+    mine = await asyncio.to_thread(store.entry, ev.id, key)
+    if mine is None or not mine.done:
         raise TableError("not_played", "the ranking opens once you have played this event")
-    done = sorted(((k, e) for k, e in of.items() if e["done"]), key=lambda ke: -ke[1]["score"])
+    done = await asyncio.to_thread(store.finished, ev.id)
     ranking = []
-    for k, e in done:
-        rank = 1 + sum(x["score"] > e["score"] for _k, x in done)
-        dd = e.get("analysis") or {}
-        ranking.append({"rank": rank, "name": e["name"], "score": e["score"],
-                        "margins": e["margins"], "me": k == key, "lost": dd.get("loss"),
+    for e in done:
+        rank = 1 + sum((x.score or 0) > (e.score or 0) for x in done)
+        dd = e.analysis or {}
+        ranking.append({"rank": rank, "name": e.name, "score": e.score,
+                        "margins": e.margins, "me": e.player == key, "lost": dd.get("loss"),
                         "accuracy": dd.get("accuracy")})
-    others = others_play(mine["decisions"], [e["decisions"] for k, e in done if k != key])
+    others = others_play(mine.decisions or [],
+                         [e.decisions or [] for e in done if e.player != key])
     return {"event": ev.to_json(), "players": len(done), "ranking": ranking[:200],
             "me": next(r for r in ranking if r["me"]), "others": others,
-            "analysis": mine.get("analysis")}
+            "analysis": mine.analysis}

@@ -1,5 +1,5 @@
 // A player's page: their rating in each mode with its history as a chart (inline SVG), and
-// their statistics per game.
+// their statistics per game and their deals of the day and of the week.
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { api, esc, loadVariants, variantOf } from "./util.js";
 import { accountWords, w } from "./account.js";
@@ -32,6 +32,17 @@ function statsHTML(stats) {
       <td>${s.wins}</td><td>${s.cantes}</td><td>${s.tutes}</td></tr>`).join("")}</tbody></table>`;
 }
 
+// The deals of the day and of the week played, each with its place among its players.
+function dailyHTML(daily) {
+  if (!daily || !daily.length) return "";
+  return `<h2>${esc(w("daily_played"))}</h2><table class="leaderboard" id="player-daily"><thead><tr>
+    <th>${esc(w("daily_event"))}</th><th>${esc(w("game"))}</th><th>${esc(w("daily_score"))}</th>
+    <th>${esc(w("daily_place"))}</th></tr></thead><tbody>
+    ${daily.map((d) => `<tr><td><a href="/diario/${encodeURIComponent(d.id)}" data-nav>${esc(w(`daily_${d.kind}`, { period: d.period }))}</a></td>
+      <td>${esc(variantOf(d.game)?.name || d.game)}</td><td>${d.score > 0 ? "+" : ""}${d.score}</td>
+      <td>${esc(w("daily_place_of", { rank: d.rank, players: d.players }))}</td></tr>`).join("")}</tbody></table>`;
+}
+
 export async function playerPage(name) {
   await Promise.all([accountWords(), loadVariants().catch(() => {})]);
   let data = null;
@@ -50,6 +61,7 @@ export async function playerPage(name) {
         <h3>${esc(w("history"))}</h3>${historyChart(data.history[r.mode] || [])}</section>`).join("") : ""}
       ${data && !data.ratings.length ? `<p class="muted">${esc(w("no_history"))}</p>` : ""}
       ${data ? statsHTML(data.stats) : ""}
+      ${data ? dailyHTML(data.daily) : ""}
       <p><a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a> <a href="/" data-nav class="btn">←</a></p>
       </section></main>`;
     bindTopbar();
