@@ -134,9 +134,11 @@ def parse_set(lines: Iterable[str], where: str = "<input>") -> list[Regression]:
         if len(line) > LINE_MAX:
             raise TuteError(f"{where}: line {n}: longer than {LINE_MAX} characters")
         try:
-            out.append(Regression.from_json(json.loads(line)))
+            data = json.loads(line)
         except ValueError as exc:
             raise TuteError(f"{where}: line {n}: not JSON ({exc})") from None
+        try:
+            out.append(Regression.from_json(data))
         except TuteError as exc:
             raise TuteError(f"{where}: line {n}: {exc}") from None
     ids = [r.id for r in out]
