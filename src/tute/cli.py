@@ -58,8 +58,8 @@ from .messages import Refusal
 from .narration import describe, describe_result
 from .puzzles.commands import puzzles_app
 from .records import earlier_rules
-from .server.report_commands import reports_app
 from .rules import Declaration, explain_plays, trick_winner
+from .server.report_commands import reports_app
 from .shuffle import derive_seed, new_seed, randbelow
 from .variants import (
     VARIANTS,

@@ -94,7 +94,7 @@ class Regression:
             value = data.get(name)
             if value is None and optional:
                 return None
-            if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
                 raise TuteError(f"invalid {name} {str(value)[:40]!r}")
             return value
 
