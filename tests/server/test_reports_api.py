@@ -165,3 +165,22 @@ def test_the_account_is_kept_never_the_session(make_client: Any, tmp_path: Path)
     [row] = _stored(tmp_path / "d")
     assert row.account_id
     assert session not in repr(row) and session not in str(row.record)
+
+
+def test_reports_on_postgresql(make_client: Any, pg_url: str) -> None:
+    """The same on PostgreSQL: filed once a move, read back by the command line's engine."""
+    client = make_client(database_url=pg_url)
+    r = _finished(client)
+    move = _moves(client, r["id"])["bot"][0]
+    url = f"/api/games/{r['id']}/reports"
+    first = client.post(url, json={"deal": move[0], "move": move[1], "comment": "hmm"})
+    assert first.status_code == 200 and first.json()["new"], first.text
+    again = client.post(url, json={"deal": move[0], "move": move[1]})
+    assert again.json() == {**first.json(), "new": False}
+    engine = open_engine(pg_url)
+    try:
+        [row] = read_reports(engine)
+    finally:
+        engine.dispose()
+    assert row.id == first.json()["id"] and row.comment == "hmm"
+    assert check(row.regression(), "medio").played == row.played
