@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck bench clean setup demo
+.PHONY: run play test lint typecheck bench clean setup demo regress
 
 setup: $(STAMP)
 
@@ -44,6 +44,13 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 typecheck: lint
+
+# The reported bot blunders (docs/reports.md) replayed against a bot before a change of it
+# lands: exit 1 if it repeats one. `make regress BOT=dificil REGRESSIONS=reports.jsonl`.
+BOT ?= medio
+REGRESSIONS ?=
+regress: $(STAMP)
+	$(VENV)/bin/tute regress $(REGRESSIONS) --bot $(BOT)
 
 bench: $(STAMP)
 	$(PY) bench/playouts.py

@@ -898,3 +898,100 @@ def test_solve_takes_the_match_records_the_game_saves(tmp_path: Path) -> None:
     assert code == 0 and json.loads(alone)["value"] == data["value"]
     code, out, _ = run(["solve", path])
     assert code == 0 and f"deal {len(match.deals)}, trick" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# tute regress, tute reports (docs/reports.md)
+
+REPEATS = ROOT / "tests" / "data" / "regressions" / "medio_repeats.jsonl"
+
+
+def _server_with_reports(data_dir: Path) -> list[str]:
+    """A server's database holding two reports of real blunders of medio (as the page files
+    them): their ids."""
+    from tute.regressions import load_set
+    from tute.server.reports_store import ReportRow, ReportStore, open_engine
+
+    data_dir.mkdir()
+    engine = open_engine(f"sqlite:///{data_dir / 'tute.sqlite3'}")
+    ids = []
+    try:
+        with engine.begin() as conn:
+            for k, reg in enumerate(load_set(REPEATS)[:2]):
+                row = ReportRow(id=f"abc{k}", table_id=f"t{k}", deal=reg.deal, move=reg.move,
+                                seat=reg.seat, variant=reg.variant, bot=reg.bot,
+                                played=reg.played, analysis=reg.analysis, record=reg.record,
+                                comment="¿en serio?", account_id=None, status="open",
+                                at=1_700_000_000.0 + k)
+                ReportStore.op_file(row)(conn)
+                ids.append(row.id)
+    finally:
+        engine.dispose()
+    return ids
+
+
+def test_regress_the_shipped_set_passes_the_default_bot() -> None:
+    code, out, _ = run(["regress"])
+    assert code == 0, out
+    assert out.strip().splitlines()[-1].startswith("medio: 0 of ")
+    code, out, _ = run(["regress", "--bot", "medio", "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["failed"] == 0 and data["reports"] == len(data["outcomes"])
+
+
+def test_regress_a_repeated_blunder_exits_1_until_decided(tmp_path: Path) -> None:
+    ids = _server_with_reports(tmp_path / "srv")
+    code, listed, _ = run(["reports", "list", "--data-dir", str(tmp_path / "srv")])
+    assert code == 0 and [line.split()[0] for line in listed.splitlines()] == ids
+    assert "¿en serio?" in listed and "open" in listed
+    code, exported, _ = run(["reports", "export", "--data-dir", str(tmp_path / "srv")])
+    assert code == 0 and len(exported.splitlines()) == 2
+    first = json.loads(exported.splitlines()[0])
+    assert first["expected"] == {"not": first["played"]} and first["source"] == "table:t0"
+    assert "token" not in exported
+    path = tmp_path / "reports.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    code, out, _ = run(["regress", str(path), "--bot", "medio"])
+    assert code == 1, out
+    assert out.count("FAIL") == 2 and "medio: 2 of 2 reports failed" in out
+    # decided in the server's database: exported again, that one passes
+    code, out, err = run(["reports", "decide", ids[0], "--note", "accepted for now",
+                          "--data-dir", str(tmp_path / "srv")])
+    assert code == 0, err
+    code, exported, _ = run(["reports", "export", "--data-dir", str(tmp_path / "srv")])
+    path.write_text(exported, encoding="utf-8")
+    code, out, _ = run(["regress", str(path), "--bot", "medio"])
+    assert code == 1 and "medio: 1 of 2 reports failed (1 open, 1 decided)" in out
+    # decided in the file itself: nothing fails
+    code, out, err = run(["reports", "decide", ids[1], "--note", "known weakness",
+                          "--file", str(path)])
+    assert code == 0, err
+    code, out, _ = run(["regress", str(path), "--bot", "medio"])
+    assert code == 0 and "medio: 0 of 2 reports failed" in out, out
+    code, out, _ = run(["reports", "list", "--status", "open", "--data-dir",
+                        str(tmp_path / "srv")])
+    assert code == 0 and out.split()[0] == ids[1]
+
+
+def test_reports_bad_input(tmp_path: Path) -> None:
+    ids = _server_with_reports(tmp_path / "srv")
+    srv = ["--data-dir", str(tmp_path / "srv")]
+    for args, words in (
+        (["reports", "decide", "nope", "--note", "x", *srv], "no report 'nope'"),
+        (["reports", "decide", ids[0], "--note", " ", *srv], "needs a note"),
+        (["reports", "decide", ids[0], "--note", "x", "--expect", "Zz", *srv],
+         "legal actions there are"),
+        (["reports", "list", "--status", "maybe", *srv], "invalid --status"),
+        (["reports", "export", "--data-dir", str(tmp_path / "none")], "no database"),
+        (["reports", "decide", "x", "--note", "y", "--file", str(tmp_path / "no.jsonl")],
+         "cannot read"),
+        (["regress", "--bot", "nope"], "unknown bot"),
+        (["regress", str(tmp_path / "no.jsonl")], "cannot read"),
+        (["regress", str(REPEATS), str(REPEATS)], "in two sets"),
+    ):
+        code, out, err = run(args)
+        assert code == 2 and words in err, (args, err)
+        _short_error(err)
+    # nothing was decided by the refusals
+    code, out, _ = run(["reports", "list", "--status", "open", *srv])
+    assert len(out.splitlines()) == 2

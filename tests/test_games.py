@@ -309,6 +309,7 @@ def test_no_import_circle() -> None:
 #: (CONTRIBUTING.md: engine <- worlds, solver, kernel <- bots <- analysis, arena, rl <- the
 #: front ends); the top-level modules not named here are the engine
 _LAYERS = {"worlds": 1, "solver": 1, "kernel": 1, "bots": 2, "analysis": 3, "arena": 3,
+           "regressions": 3,
            "rl": 3, "hints": 3, "tutorials": 3, "puzzles": 3, "daily": 3, "server": 4, "cli": 4,
            "tui": 4, "console": 4, "__main__": 4}
 

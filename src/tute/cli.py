@@ -59,6 +59,7 @@ from .narration import describe, describe_result
 from .puzzles.commands import puzzles_app
 from .records import earlier_rules
 from .rules import Declaration, explain_plays, trick_winner
+from .server.report_commands import reports_app
 from .shuffle import derive_seed, new_seed, randbelow
 from .variants import (
     VARIANTS,
@@ -1125,6 +1126,39 @@ def arena_command(
             _bad(f"cannot write --plot {_q(str(plot))}: {exc.strerror}")
 
 
+@_command("regress")
+def regress_command(
+    files: Annotated[list[Path] | None, typer.Argument(
+        help="Regression sets (JSON lines: `tute reports export`); default: the set shipped "
+        "with tute.")] = None,
+    bot: Annotated[str, typer.Option(
+        "--bot", help="The bot or level to check, with its settings: 'medio', "
+        "'pimc:move_time=0.5'.")] = "medio",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Replay reported bot blunders against a bot: each position rebuilt from its record,
+    the bot asked from that seat's view alone. Exits 1 when the bot repeats an open report's
+    blunder (or misses a decided report's expected action); docs/reports.md."""
+    from .bots import make_bot
+    from .regressions import SHIPPED, format_outcomes, load_set, run
+
+    make_bot(bot)  # a bad name or setting: one line, exit 2, before any work
+    regs = [r for f in (files or [SHIPPED]) for r in load_set(f)]
+    ids = [r.id for r in regs]
+    if len(set(ids)) != len(ids):
+        _bad(f"the report {next(i for i in ids if ids.count(i) > 1)!r} is in two sets")
+    outcomes = run(regs, bot)
+    failed = sum(o.fails for o in outcomes)
+    if as_json:
+        typer.echo(json.dumps({"bot": bot, "reports": len(regs), "failed": failed,
+                               "outcomes": [o.to_json() for o in outcomes]}))
+    else:
+        for line in format_outcomes(regs, outcomes, bot):
+            typer.echo(line)
+    if failed:
+        raise typer.Exit(1)
+
+
 def _check_writable(path: Path, flag: str) -> None:
     """Exit 2 naming ``flag`` unless ``path`` can be written (a file made only to check is
     removed again)."""
@@ -1708,6 +1742,7 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
 
 
 app.add_typer(puzzles_app, name="puzzles")
+app.add_typer(reports_app, name="reports")
 
 
 # =============================================================================================

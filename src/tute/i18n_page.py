@@ -335,6 +335,19 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "analysisNone": "El resolvedor no cubre ninguna decisión de esta mano.",
         "analysisWait": "Analizando la partida…",
         "dealPick": "Mano",
+        "botMoves": "Jugadas de los bots",
+        "botMovesShow": "Ver las {0} decisiones de los bots en esta mano",
+        "botPlayed": "Baza {0} · {1} jugó {2}",
+        "reportNote": (
+            "¿Un bot jugó mal? Informa de la jugada: se guarda y se comprueba que el bot no la "
+            "repita antes de cambiarlo."
+        ),
+        "reportMove": "Informar de esta jugada",
+        "reportComment": "Comentario (opcional)",
+        "reportSend": "Enviar",
+        "reportCancel": "Cancelar",
+        "reportFiled": "Jugada informada: gracias.",
+        "reportAlready": "Esta jugada ya estaba informada: gracias.",
         "learnTitle": "Aprende a jugar",
         "learnLine": (
             "Lecciones cortas en la mesa: las obligaciones, los cantes, el cambio del siete, el "
@@ -720,6 +733,19 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "analysisNone": "The solver covers no decision of this deal.",
         "analysisWait": "Analysing the game…",
         "dealPick": "Deal",
+        "botMoves": "The bots' moves",
+        "botMovesShow": "Show the bots' {0} decisions in this deal",
+        "botPlayed": "Trick {0} · {1} played {2}",
+        "reportNote": (
+            "Did a bot play badly? Report the move: it is kept, and the bot is checked not to "
+            "repeat it before it changes."
+        ),
+        "reportMove": "Report this move",
+        "reportComment": "Comment (optional)",
+        "reportSend": "Send",
+        "reportCancel": "Cancel",
+        "reportFiled": "Move reported: thank you.",
+        "reportAlready": "This move was already reported: thank you.",
         "learnTitle": "Learn to play",
         "learnLine": (
             "Short lessons at the table: the duties, the cantes, exchanging the seven, the "
@@ -826,6 +852,9 @@ PAGE_ERRORS: Final[dict[str, dict[str, str]]] = {
         "already_played": "Ya has jugado este reto: se juega una vez.",
         "not_played": "La clasificación se abre cuando hayas jugado este reto.",
         "illegal": "Esa jugada no vale ahora.",
+        "not_bot_move": "Esa jugada la hizo una persona, no un bot.",
+        "bad_move": "Esa jugada no está en esta partida.",
+        "not_a_decision": "Esa jugada era obligada: no hay nada que informar.",
     },
     "en": {
         "not_found": "That table does not exist or has expired.",
@@ -861,5 +890,8 @@ PAGE_ERRORS: Final[dict[str, dict[str, str]]] = {
         "already_played": "You have played this challenge: it is played once.",
         "not_played": "The ranking opens once you have played this challenge.",
         "illegal": "That move is not allowed now.",
+        "not_bot_move": "A person made that move, not a bot.",
+        "bad_move": "That move is not in this game.",
+        "not_a_decision": "That move was forced: there is nothing to report.",
     },
 }

@@ -223,6 +223,24 @@ class Analyses:
             return out
         return found.progress(self._ahead(found.id))
 
+    async def known(self, table_id: str, deal: int, move: int) -> dict[str, Any] | None:
+        """The figures of one decision (0-based deal, move in it) where they are at hand: a
+        kept analysis, one under way or one stored; never starts computing (a report of a bot
+        move files what the analysis had said, if anything)."""
+        kept = self._kept.get(table_id)
+        job = self._jobs.get(table_id)
+        if kept is not None:
+            decisions = kept["decisions"]
+        elif job is not None:
+            decisions = job.decisions(None)
+        else:
+            stored = await self._read(table_id)
+            decisions = stored["decisions"] if stored is not None else []
+        found = next((d for d in decisions if d["deal"] == deal and d["move"] == move), None)
+        if found is None:
+            return None
+        return {k: found.get(k) for k in ("dd_best", "dd_loss", "best", "loss", "worlds")}
+
     async def close(self) -> None:
         for job in list(self._jobs.values()):
             if job.task is not None:

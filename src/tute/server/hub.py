@@ -482,8 +482,13 @@ class Hub:
     async def analysis(self, table_id: str, deal: int | None = None) -> dict[str, Any]:
         """The analysis of a finished game (never of one being played: the double-dummy
         measure shows every hand), or of one of its deals (1-based): the double-dummy measure,
-        and the search's where it is done (tute.server.analyses)."""
-        return await self.analyses.get(table_id, deal)
+        and the search's where it is done (tute.server.analyses); with ``bots``, the level of
+        each seat a bot played (None for a person's), whose moves the page offers to report."""
+        found = await self.analyses.get(table_id, deal)
+        row = await self._finished_row(table_id)
+        bots = [] if row is None else [s.get("level") if s.get("kind") == "bot" else None
+                                       for s in row.seats]
+        return {**found, "bots": bots}
 
     async def analysis_progress(self, table_id: str) -> dict[str, Any]:
         """How far the search measure of a finished game's analysis has got."""

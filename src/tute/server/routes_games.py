@@ -1,5 +1,5 @@
-"""Finished (and stored) games over HTTP: the history, a game's record, its replay and its
-analysis with the analysis's progress."""
+"""Finished (and stored) games over HTTP: the history, a game's record, its replay, its
+analysis with the analysis's progress, and the reports of its bots' moves."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from .shared import check_id, hub_of
+from .accounts import COOKIE
+from .reports import Reports
+from .routes_accounts import accounts_of
+from .shared import StrictBody, address, check_id, hub_of
 
 __all__ = ["router"]
 
@@ -51,3 +54,30 @@ async def analysis(table_id: str, request: Request, deal: int | None = None) -> 
 async def analysis_progress(table_id: str, request: Request) -> dict[str, Any]:
     check_id(table_id)
     return await hub_of(request).analysis_progress(table_id)
+
+
+class ReportBody(StrictBody):
+    deal: int  # 0-based deal of the game
+    move: int  # 0-based index of the action in its deal
+    comment: str = ""  # at most reports.COMMENT_MAX characters (the body is bounded anyway)
+
+
+def reports_of(request: Request) -> Reports:
+    """The app's reports, made on first use beside its hub."""
+    state = request.app.state
+    reports: Reports | None = getattr(state, "reports", None)
+    hub = hub_of(request)
+    if reports is None or reports.hub is not hub:
+        reports = Reports(hub)
+        state.reports = reports
+    return reports
+
+
+@router.post("/api/games/{table_id}/reports")
+async def report_move(table_id: str, body: ReportBody, request: Request) -> dict[str, Any]:
+    """Report a bot's move of a finished game (tute.server.reports): answered once stored."""
+    check_id(table_id)
+    # the account only (its id), never the session's token
+    account = await accounts_of(request).current(request.cookies.get(COOKIE))
+    return await reports_of(request).file(table_id, body.deal, body.move, body.comment,
+                                          address(request), account.id if account else None)

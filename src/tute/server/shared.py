@@ -26,7 +26,8 @@ log = logging.getLogger("tute.server")
 STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_taken": 409,
           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409,
           "too_many_tables": 429, "moved": 503, "not_played": 403, "already_played": 409,
-          "closed": 409}
+          "closed": 409, "not_bot_move": 409, "not_a_decision": 409, "bad_move": 404,
+          "too_long": 400}
 
 
 class StrictBody(BaseModel):

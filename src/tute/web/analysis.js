@@ -3,11 +3,13 @@
 // "better was X (+N)" with a one-line reason, and a summary per player by both measures.
 // The double-dummy measure comes at once; the search measure (what each player could have
 // known) is computed in the background: the page polls .../analysis/progress, shows how far
-// it is, and draws the deal again when its search is done.
+// it is, and draws the deal again when its search is done. Beside every decision of a bot:
+// "report this move" (report.js).
 import { t, actionLabel, getLang } from "./i18n.js";
 import { esc, api, loadVariants, local } from "./util.js";
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { variantName } from "./table.js";
+import { byBot, botMovesHTML, reportClick, reportHTML, reportSubmit } from "./report.js";
 
 const MARGIN = 2;  // tute.analysis.ACCURACY_MARGIN: within this of the best is accurate
 const CLAMP = 130;  // a tute is worth +-1000 to the solver: the chart keeps to the deal's scale
@@ -39,8 +41,9 @@ export async function analysisPage(id) {
   }
   const mine = local.seat(id);
   let alive = true, timer = null, progress = data.search;
+  const filed = new Map();  // "deal:move" -> what the server said of its report
   const render = () => {
-    app.innerHTML = analysisHTML(id, data, mine ? mine.seat : null, progress);
+    app.innerHTML = analysisHTML(id, data, mine ? mine.seat : null, progress, filed);
     bindTopbar();
     window.__tute = { ...(window.__tute || {}), analysis: { deal, data, progress } };
   };
@@ -69,7 +72,9 @@ export async function analysisPage(id) {
       timer = setTimeout(poll, progress.state === "busy" ? BUSY_MS : POLL_MS);
     }
   };
+  app.onsubmit = (ev) => reportSubmit(ev, id, filed);
   app.onclick = async (ev) => {
+    if (reportClick(ev, filed)) return;
     const b = ev.target.closest("[data-deal]");
     if (!b) return;
     const k = Number(b.dataset.deal);
@@ -86,7 +91,7 @@ export async function analysisPage(id) {
     schedule();
   };
   page.rerender = render;
-  page.leave = () => { alive = false; clearTimeout(timer); app.onclick = null; };
+  page.leave = () => { alive = false; clearTimeout(timer); app.onclick = null; app.onsubmit = null; };
   render();
   schedule();
 }
@@ -106,14 +111,14 @@ const lossOf = (d) => (d.loss !== null && d.loss !== undefined ? d.loss : d.dd_l
 const isMistake = (d) => lossOf(d) !== null && lossOf(d) > MARGIN;
 const ddOnly = (d) => d.loss !== null && d.loss !== undefined && !isMistake(d) && d.dd_loss !== null && d.dd_loss > MARGIN;
 
-export function analysisHTML(id, data, me, progress) {
+export function analysisHTML(id, data, me, progress, filed = new Map()) {
   const deal = data.deal - 1;
   const decisions = data.decisions;
   const charted = decisions.filter((d) => d.dd_value !== null);
   const picks = data.deals > 1 ? `<div class="deal-pick">${[...Array(data.deals).keys()].map((k) =>
     `<button data-deal="${k}" class="${k === deal ? "primary" : ""}" aria-pressed="${k === deal}">${t("dealPick")} ${k + 1}</button>`).join("")}</div>` : "";
   const mistakes = decisions.filter(isMistake);
-  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) => `<li>${mistakeHTML(data, d)}</li>`).join("")}</ul>`
+  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) => `<li>${mistakeHTML(data, d)}${byBot(data, d.seat) ? reportHTML(d, filed) : ""}</li>`).join("")}</ul>`
     : `<p class="muted">${t("analysisNoMistakes", MARGIN)}</p>`;
   const extra = data.deals > 1 && data.game_summary
     ? `<h3 class="small">${t("gameSummary")}</h3>${summaryHTML(data, data.game_summary, "game-summary")}` : "";
@@ -125,6 +130,7 @@ export function analysisHTML(id, data, me, progress) {
       ${picks}
       ${charted.length ? chartHTML(data, charted, me) : `<p class="muted">${t("analysisNone")}</p>`}</section>
       <section class="panel-card"><h2>${t("analysisMistakes")}</h2>${list}</section>
+      ${botMovesHTML(data, decisions, (d) => botLine(data, d), filed)}
       <section class="panel-card"><h2>${t("analysisSummary")}</h2>${summaryHTML(data, data.summary, "analysis-summary")}
         <p class="muted small">${t("summaryNote", MARGIN)}</p>${extra}</section>
       <div class="buttons"><a class="btn" href="/r/${esc(id)}" data-nav>${t("replay")}</a>
@@ -166,6 +172,13 @@ function mistakeHTML(data, d) {
   const lang = getLang() === "es" ? "es" : "en";
   const reason = d.reason ? ` <span class="reason">${esc(d.reason[lang])}</span>` : "";
   return `<span class="better">${esc(head)}</span>${reason} <span class="dd muted">${esc(ddText(d))}</span>`;
+}
+
+// A bot's decision in the list of them: what it played, and the better action where it lost.
+function botLine(data, d) {
+  if (!isMistake(d)) return t("botPlayed", d.trick, nameOf(data, d.seat), actionLabel(d.played));
+  const best = d.loss !== null && d.loss !== undefined ? d.best : d.dd_best;
+  return t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(best), num(lossOf(d)));
 }
 
 function ddText(d) {
