@@ -401,3 +401,34 @@ def test_a_site_needs_postgresql(tmp_path: Path) -> None:
 
     with pytest.raises(StorageError, match="needs a PostgreSQL database"):
         create_app(data_dir=tmp_path, redis_url="redis://127.0.0.1:1/0")  # SQLite: one file
+
+
+def test_leases_are_renewed_while_the_event_loop_is_busy(make_client: Any, pg_url: str,
+                                                         redis_server: RedisServer) -> None:
+    """The renewals run on their own thread and timer: a process whose event loop is held up
+    for longer than a lease lasts (a burst of requests on a loaded machine) keeps its tables,
+    and no other process may take them meanwhile."""
+    from tute.server.cluster import TICK, TTL
+    from tute.server.lease import Leases
+
+    c = make_client(database_url=pg_url, redis_url=redis_server.url)
+    r = c.post("/api/tables", json={"variant": "tute_parejas",
+                                    "seats": ["you", "open", "open", "open"]})
+    assert r.status_code == 200, r.text
+    tid = r.json()["id"]
+    owner, epoch, live = _lease(pg_url, tid) or ("", 0, False)
+    assert live
+    engine = create_engine(database_url(pg_url))
+    thief = Leases(engine, "another-process", ttl=TTL)
+
+    def held_up() -> int | None:
+        # on the event loop's own thread: nothing else runs there meanwhile
+        time.sleep(TTL + 2 * TICK)
+        return thief.acquire(tid)
+
+    try:
+        assert c.portal.call(held_up) is None  # type: ignore[union-attr]
+    finally:
+        engine.dispose()
+    assert _lease(pg_url, tid) == (owner, epoch, True)
+    assert c.get(f"/api/tables/{tid}").status_code == 200

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .hub import Hub
@@ -41,7 +41,8 @@ class ClusterHub(Hub):
         store.fence = self.leases
         self._locks: dict[str, asyncio.Lock] = {}
         self._loop_tasks: list[asyncio.Task[None]] = []
-        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="tute-leases")
+        self._renewer: threading.Thread | None = None
+        self._stop_renewing = threading.Event()
         self._renewed = time.monotonic()
         self._rows: list[TableRow] = []  # the public unfinished tables at the last tick
 
@@ -54,8 +55,10 @@ class ClusterHub(Hub):
         n = await self._take_orphans(limit=10_000)
         await self._refresh_lobby()
         loop = asyncio.get_running_loop()
-        self._loop_tasks = [loop.create_task(self._loop(), name="cluster-loop"),
-                            loop.create_task(self._renewals(), name="cluster-renewals")]
+        self._loop_tasks = [loop.create_task(self._loop(), name="cluster-loop")]
+        self._renewer = threading.Thread(target=self._renewals, args=(loop,), daemon=True,
+                                         name="tute-leases")
+        self._renewer.start()
         return n
 
     async def shutdown(self) -> None:
@@ -63,7 +66,9 @@ class ClusterHub(Hub):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._renewer.shutdown(wait=False)
+        self._stop_renewing.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 2 * TICK)
         held = list(self.leases.held)
         await super().shutdown()  # the tables stop: their sockets close and reconnect
         with contextlib.suppress(Exception):  # released: the others take them now
@@ -164,17 +169,29 @@ class ClusterHub(Hub):
 
     # ------------------------------------------------------------ the loop
 
-    async def _renewals(self) -> None:
-        """Renew the leases every tick, on a thread of their own: a busy pool of reads (or
-        the takeover scan) never makes them late."""
-        while True:
-            await asyncio.sleep(TICK)
+    def _renewals(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew the leases every tick, on a thread of their own with its own timer: neither
+        a busy event loop (a burst of requests, a slow step) nor a busy pool of reads can make
+        them late. Only the tables found lost go to the loop, to be dropped there."""
+        while not self._stop_renewing.wait(TICK):
             try:
-                await self._renew()
-            except asyncio.CancelledError:
-                raise
+                lost = self.leases.renew()
             except Exception as exc:
                 log.error("cluster: leases not renewed: %s", self.store.reason(exc))
+                if time.monotonic() - self._renewed <= TTL:
+                    continue
+                lost = set(self.leases.held)  # they may be taken now: let go
+                for t in lost:
+                    self.leases.forget(t)
+            else:
+                self._renewed = time.monotonic()
+            if lost:
+                with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to drop
+                    asyncio.run_coroutine_threadsafe(self._drop_all(lost), loop)
+
+    async def _drop_all(self, table_ids: set[str]) -> None:
+        for table_id in table_ids:
+            await self._drop(table_id)
 
     async def _loop(self) -> None:
         while True:
@@ -187,22 +204,6 @@ class ClusterHub(Hub):
                     raise
                 except Exception as exc:
                     log.error("cluster %s: %s", step.__name__, self.store.reason(exc))
-
-    async def _renew(self) -> None:
-        try:
-            lost = await asyncio.get_running_loop().run_in_executor(self._renewer,
-                                                                    self.leases.renew)
-        except Exception:
-            if time.monotonic() - self._renewed > TTL:  # they may be taken now: let go
-                lost = set(self.leases.held)
-                for t in lost:
-                    self.leases.forget(t)
-            else:
-                raise
-        else:
-            self._renewed = time.monotonic()
-        for table_id in lost:
-            await self._drop(table_id)
 
     async def _drop(self, table_id: str) -> None:
         """Stop serving a table whose lease was lost: its sockets close (not fatally), and
