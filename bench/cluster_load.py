@@ -46,6 +46,7 @@ from server_load import LIMITS, Stats, cpu_seconds, free_port, pct, seat_client 
 from tute.variants import find_variant  # noqa: E402
 
 GOAL_TABLES, GOAL_SPECTATORS, GOAL_P99_MS, GOAL_KIB = 1000, 2000, 100.0, 100.0
+RAMP = 100  # connections a client process opens at once
 
 
 async def spectator(url: str, ready: asyncio.Event, stop: list[float], go: asyncio.Event,
@@ -69,11 +70,19 @@ def worker(seats: list[tuple[int, str, str]], watchers: list[str], think: float,
         stats, seen = Stats(), [0]
         readies = [asyncio.Event() for _ in range(len(seats) + len(watchers))]
         go, stop = asyncio.Event(), [float("inf")]
-        tasks = [asyncio.create_task(seat_client(url, tok, i, r, go, stop, stats, think))
-                 for (i, url, tok), r in zip(seats, readies, strict=False)]
-        tasks += [asyncio.create_task(spectator(url, r, stop, go, seen))
-                  for url, r in zip(watchers, readies[len(seats):], strict=True)]
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=300)
+        jobs = [lambda r, i=i, url=url, tok=tok: seat_client(url, tok, i, r, go, stop, stats,
+                                                              think)
+                for i, url, tok in seats]
+        jobs += [lambda r, url=url: spectator(url, r, stop, go, seen) for url in watchers]
+        # People arrive over time, not all in one second: connect in waves of RAMP, each
+        # once the last is in (thousands of handshakes at once outlast the servers' header
+        # timeout before they are read)
+        tasks = []
+        for k in range(0, len(jobs), RAMP):
+            tasks += [asyncio.create_task(job(r)) for job, r in
+                      zip(jobs[k:k + RAMP], readies[k:k + RAMP], strict=True)]
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies[k:k + RAMP])),
+                                   timeout=300)
         await asyncio.to_thread(barrier.wait, 300)  # everybody connected: measure, then play
         await asyncio.to_thread(barrier.wait, 300)
         stop[0] = time.monotonic() + seconds
