@@ -1038,6 +1038,36 @@ def test_a_table_with_a_turn_clock_counts_down_the_player_to_move(
     page.context.close()
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_when_the_clock_runs_out_the_table_says_the_bot_played_for_you(
+        browser: Any, start: Callable[..., str], viewport: dict[str, int]) -> None:
+    """The server tells the update a bot made for a seat whose clock ran out (``stand_in``);
+    the page says so to that player, in the catalogue's words, until they play again."""
+    base = start()
+    r = httpx.post(base + "/api/play", json={"variant": "tute_2p_habanero", "level": "facil",
+                                             "clock": 10}).json()  # the shortest clock
+    page = _page(browser, viewport, base, held(r["id"], r["token"], r["seat"],
+                                               "tute_2p_habanero"))
+    page.goto(base + f"/t/{r['id']}")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    page.wait_for_function("() => window.__tute.state.deal.to_move === window.__tute.seat",
+                           timeout=20_000)
+    assert page.locator("#stand-in").count() == 0
+    # the player does nothing: ten seconds later the bot plays that decision for them
+    page.wait_for_selector("#stand-in", timeout=30_000)
+    assert page.inner_text("#stand-in") == "El bot jugó por ti"
+    page.locator(".log summary").click()
+    assert "El bot jugó por ti" in page.inner_text(".log-list")
+    _fits(page, "#stand-in")
+    _shot(page, f"stand-in-{viewport['width']}")
+    # the player's own next play takes the line away
+    _ready(page)
+    _click(page.locator(".hand-card.legal").first)
+    page.wait_for_selector("#stand-in", state="detached", timeout=15_000)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_the_goal_is_worded_by_the_servers_catalogue(browser: Any,
                                                      start: Callable[..., str]) -> None:
     """One word table per language: the page words the match goal from GET /api/messages (as

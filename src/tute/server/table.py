@@ -211,6 +211,9 @@ class _Update:
     seat: int | None
     action: str | None
     segments: tuple[tuple[int, int, int], ...]  # (deal index, first event, end) per deal
+    # a bot made this decision for a human seat: "clock" (its turn clock ran out) or "away"
+    # (its player is gone and the stand-in holds the seat); None: the seat's own player
+    stand_in: str | None = None
 
 
 def make_table_bot(level: str, seed: int) -> Bot:
@@ -541,8 +544,12 @@ class Table:
         """The update as ``seat`` (None: a spectator) saw it: its events and its action are
         both that audience's copy (see :func:`action_for`)."""
         evs = self._events_json(u, seat)
-        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": action_for(u.action, evs),
-                "events": evs}
+        out: dict[str, Any] = {"v": u.v, "kind": u.kind, "seat": u.seat,
+                               "action": action_for(u.action, evs),
+                               "events": evs}
+        if u.stand_in is not None:
+            out["stand_in"] = u.stand_in
+        return out
 
     def _events_json(self, u: _Update, seat: int | None) -> list[dict[str, Any]]:
         """The update's engine events as ``seat`` (None: a spectator) may see them."""
@@ -617,7 +624,8 @@ class Table:
         self.intents += 1
         await self._accept(seat, msg["action"], ref=msg.get("ref"))
 
-    async def _accept(self, seat: int, text: str, ref: str | None = None) -> None:
+    async def _accept(self, seat: int, text: str, ref: str | None = None,
+                      stand_in: str | None = None) -> None:
         try:
             act = parse_action(text)
         except InvalidNotationError as exc:
@@ -653,7 +661,7 @@ class Table:
         self.v = v
         if over:
             self.status = "finished"
-        u = _Update(v, "action", seat, str(act), tuple(segments))
+        u = _Update(v, "action", seat, str(act), tuple(segments), stand_in)
         self.history.append(u)
         self._broadcast_update(u, ref)
         if over:
@@ -691,6 +699,8 @@ class Table:
         # the action is rendered from each audience's events: it hides what they hide
         head = {"type": "update", "v": u.v, "kind": u.kind, "seat": u.seat,
                 "action": action_for(u.action, shared)}
+        if u.stand_in is not None:  # public, as the seats' away and the turn clock are
+            head["stand_in"] = u.stand_in
         if self.spectators:
             text = dumps({**head, "events": shared, "delta": pub_delta})
             for c in self.spectators:
@@ -1042,8 +1052,10 @@ class Table:
                 self.status != "playing"):
             self._kick()  # the table moved on (the player came back, or acted, or it stopped)
             return
+        st = self.seats[seat]
+        stand_in = None if st.kind != "human" else "clock" if forced else "away"
         try:
-            await self._accept(seat, action)
+            await self._accept(seat, action, stand_in=stand_in)
         except TableError as exc:
             log.error("table %s: bot action %s refused: %s", self.id, action, exc.reason)
 

@@ -157,6 +157,7 @@ function renderMe(T, d, myTurn, legal, names) {
       ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
       ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
       <span class="turn">${turnMsg}</span></div>
+    ${T.standIn ? `<p class="stand-in" id="stand-in" role="status">${esc(t("standInYou"))}</p>` : ""}
     <p class="duty-line" id="duty" role="status">${myTurn ? esc(dutyText(d.duty)) : ""}</p>
     ${learn}${hintLine}${explain}
     ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
