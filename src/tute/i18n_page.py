@@ -210,6 +210,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
             "flechas, Intro para jugar."
         ),
         "houseRules": "Reglas de la casa",
+        "tableRules": "Reglas de esta mesa",
+        "tableRulesNone": "las de siempre del juego, sin reglas de la casa",
         "defaultsNote": "Por defecto: {0}",
         "resetRules": "Restablecer",
         "grp_match": "Duración y tanteo",
@@ -604,6 +606,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
             "arrows, Enter to play."
         ),
         "houseRules": "House rules",
+        "tableRules": "This table's rules",
+        "tableRulesNone": "the game's usual rules, no house rules",
         "defaultsNote": "Default: {0}",
         "resetRules": "Reset",
         "grp_match": "Length and scoring",

@@ -780,6 +780,43 @@ def test_hints_for_everyone_are_chosen_at_creation_and_shown_before_sitting(
         p.context.close()
 
 
+def test_the_house_rules_are_shown_before_sitting_and_at_the_table(
+        browser: Any, start: Callable[..., str]) -> None:
+    """The options a table was made with (those that differ from its game's defaults) are
+    worded from the catalogue for whoever opens its invite, before sitting, in the list of
+    open tables, and at the table itself (its side panel and its help)."""
+    base = start()
+    r = httpx.post(base + "/api/tables", json={
+        "variant": "tute_2p_habanero", "seats": ["you", "open"], "name": "Ana", "public": True,
+        "options": {"tute_dealt_wins_immediately": True, "forty_first": "off"}}).json()
+    guest = _page(browser, PHONE, base)
+    guest.goto(base + "/")
+    guest.wait_for_selector("#house-rules")
+    _wait(guest, lambda: "Tute de mano: sí" in guest.inner_text("main"), 15)  # open tables
+    guest.goto(base + f"/j/{r['code']}")  # the invite link
+    guest.wait_for_selector("#join-btn")
+    terms = guest.inner_text("#house-terms")
+    assert "Reglas de esta mesa" in terms
+    assert "Tute de mano: sí" in terms and "Las cuarenta primero:" in terms, terms
+    assert "tute_dealt" not in terms and "forty_first" not in terms  # words, not ids
+    _fits(guest, "#house-terms")
+    _shot(guest, "house-rules-invite-360")
+    guest.fill("#join-name", "Bea")
+    guest.click("#join-btn")
+    guest.wait_for_selector(".hand-card", timeout=15_000)
+    assert "Tute de mano: sí" in guest.inner_text("#house-line")
+    guest.click("#help-btn")
+    assert "Tute de mano: sí" in guest.inner_text(".help-dialog #house-terms")
+    # a table with the game's own rules says so
+    plain = httpx.post(base + "/api/tables", json={
+        "variant": "tute_2p_habanero", "seats": ["you", "open"], "name": "Ana"}).json()
+    guest.goto(base + f"/t/{plain['id']}")
+    guest.wait_for_selector("#join-btn")
+    assert "sin reglas de la casa" in guest.inner_text("#house-terms")
+    assert not guest.errors, guest.errors
+    guest.context.close()
+
+
 # ------------------------------------------------------------------ hints, explain, analysis
 
 CARD = re.compile(r"^[A234567SCR][oceb]$")
