@@ -245,6 +245,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ph_adios": "¡Hasta luego!",
         "ph_espera": "Un momento, por favor",
         "rematchWait": "Preparando la revancha…",
+        "rematchPending": "aún no ha aceptado",
+        "rematchOffered": (
+            "Te proponen la revancha: te espera, sin reloj ni bot que juegue por ti hasta que "
+            "aceptes."
+        ),
         "liveTables": "Partidas en juego",
         "noLive": "No hay partidas públicas en juego.",
         "myHistory": "Tus partidas terminadas",
@@ -641,6 +646,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ph_adios": "See you!",
         "ph_espera": "One moment, please",
         "rematchWait": "Setting up the rematch…",
+        "rematchPending": "has not accepted yet",
+        "rematchOffered": (
+            "You are offered a rematch: it waits for you, with no clock and no bot playing for "
+            "you until you accept."
+        ),
         "liveTables": "Games being played",
         "noLive": "No public game is being played.",
         "myHistory": "Your finished games",

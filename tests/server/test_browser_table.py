@@ -684,6 +684,51 @@ def test_chat_rematch_countdown_spectator_history(browser: Any, start: Callable[
         p.context.close()
 
 
+def test_a_rematch_runs_no_countdown_for_a_player_who_has_not_accepted(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    """Ana asks for the rematch first: Bea, still reading the result, is offered it, and the
+    new table shows her seat waiting for her, with no countdown before a bot takes it."""
+    tid, tokens, _m = seeded(data_dir, "tute_2p_habanero", _last_trick_of_the_match,
+                            options={"games_to_win": 1}, humans=2)
+    base = start("--bot-timeout", "40")
+    ana = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_2p_habanero"))
+    bea = _page(browser, PHONE, base, held(tid, tokens[1], 1, "tute_2p_habanero"))
+    for p in (ana, bea):
+        p.goto(base + f"/t/{tid}")
+        p.wait_for_selector(".hand-card")
+    _wait(ana, lambda: bool(ana.locator(".hand-card.legal").count()
+                            or bea.locator(".hand-card.legal").count()), 20)
+    for _ in range(6):  # the last trick
+        for p in (ana, bea):
+            if p.locator(".hand-card.legal").count():
+                _click(p.locator(".hand-card.legal").first)
+        if ana.locator("#again-btn").count() and bea.locator("#again-btn").count():
+            break
+        ana.wait_for_timeout(300)
+    ana.wait_for_selector("#again-btn", timeout=20_000)
+    bea.wait_for_selector("#again-btn", timeout=20_000)
+    ana.click("#again-btn")
+    ana.wait_for_url(lambda u: f"/t/{tid}" not in u, timeout=15_000)
+    ana.wait_for_selector(".hand-card")
+    # Bea is offered it, and the new table waits for her: no "un bot juega en"
+    bea.wait_for_selector("#rematch-offer", timeout=10_000)
+    assert "sin reloj ni bot" in bea.inner_text("#rematch-offer")
+    status = ".seat[data-seat='1'] .status"
+    ana.wait_for_selector(f"{status}:has-text('aún no ha aceptado')")
+    ana.wait_for_timeout(1200)  # the page ticks once a second: still no countdown
+    assert "un bot juega" not in ana.inner_text(".felt")
+    assert ana.evaluate("() => window.__tute.info.seats[1].bot_in") is None
+    _shot(ana, "rematch-pending")
+    bea.click("#again-btn")
+    bea.wait_for_url(ana.url, timeout=15_000)
+    bea.wait_for_selector(".hand-card")
+    ana.wait_for_function("() => window.__tute.info.seats[1].pending === false")
+    _wait(ana, lambda: "aún no ha aceptado" not in ana.inner_text(".felt"), 5)
+    for p in (ana, bea):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 def test_live_tables_to_watch(browser: Any, start: Callable[..., str]) -> None:
     base = start()
     host = _page(browser, DESKTOP, base)

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..bots import LEVELS as BOT_LEVELS
@@ -271,7 +271,8 @@ class Hub:
         return table, you, token
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
-                    chat: bool, hints: bool = False, clock: int = 0) -> Table:
+                    chat: bool, hints: bool = False, clock: int = 0,
+                    pending: Collection[int] = ()) -> Table:
         """Store a new table (and, with chat off, hints on or a turn clock, its settings) and
         start its actor."""
         var = match.variant
@@ -294,7 +295,7 @@ class Hub:
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
-                      on_rematch=self.rematch, hints=hints, clock=clock)
+                      on_rematch=self.rematch, hints=hints, clock=clock, pending=pending)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -343,8 +344,9 @@ class Hub:
             else:
                 built.append(Seat(st.kind, st.name, st.level))
         host = old.host if old.host is not None and old.host in tokens else min(tokens)
+        # its players accept by coming: nobody's countdown runs before (Seat.pending)
         table = await self._open(match, built, host, old.public, old.chat, old.hints,
-                                 old.clock)
+                                 old.clock, pending=set(tokens))
         table.creator = old.creator
         return table, tokens
 

@@ -22,7 +22,7 @@ import logging
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,9 @@ class Seat:
     chat: tuple[float, float] = (0.0, 0.0)  # chat token bucket: (tokens, last refill)
     hint: tuple[float, float] = (0.0, 0.0)  # hint token bucket: (tokens, last refill)
     hinting: bool = False  # a hint of this seat is being computed
+    # A rematch's seat whose player has not come yet (in memory only): nobody's countdown
+    # runs for it, neither the stand-in's nor the turn clock, until they accept by coming.
+    pending: bool = False
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "level": self.level,
@@ -232,7 +235,8 @@ class Table:
                  chat_log: Sequence[dict[str, Any]] = (),
                  on_rematch: Callable[[Table, int],
                                       Awaitable[tuple[Table, dict[int, str], bool]]]
-                 | None = None, hints: bool = False, clock: int = 0):
+                 | None = None, hints: bool = False, clock: int = 0,
+                 pending: Collection[int] = ()):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -240,7 +244,8 @@ class Table:
         self.store = store
         self.config = config
         self.seats = [Seat(s["kind"], s.get("name", ""), s.get("level") or "medio",
-                           s.get("token_hash")) for s in row.seats]
+                           s.get("token_hash"), pending=i in pending)
+                      for i, s in enumerate(row.seats)]
         self.host = row.host
         self.public = row.public
         self.status = row.status
@@ -286,7 +291,7 @@ class Table:
         self._check_expiry()
         if self.status == "playing":
             for s, seat in enumerate(self.seats):
-                if seat.kind == "human" and not seat.clients:
+                if seat.kind == "human" and not seat.clients and not seat.pending:
                     self._arm_timer(s)
             self._kick()
 
@@ -338,7 +343,7 @@ class Table:
         return [{"seat": i, "kind": s.kind, "name": s.name,
                  "level": s.level if s.kind == "bot" else None,
                  "online": bool(s.clients) or s.kind == "bot", "away": s.away,
-                 "bot_in": _seconds_left(self.timekeeper, s.timer)}
+                 "bot_in": _seconds_left(self.timekeeper, s.timer), "pending": s.pending}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -418,6 +423,9 @@ class Table:
             st = self.seats[seat]
             changed = not st.clients or st.away
             st.clients.add(client)
+            if st.pending:  # the rematch accepted: its countdowns may run from now on
+                st.pending = False
+                self._kick()
             if st.timer:
                 st.timer.cancel()
                 st.timer = None
@@ -934,7 +942,7 @@ class Table:
         self._broadcast_seats()
         if started:
             for i, s in enumerate(self.seats):
-                if s.kind == "human" and not s.clients:
+                if s.kind == "human" and not s.clients and not s.pending:
                     self._arm_timer(i)
             self._kick()
 
@@ -976,6 +984,9 @@ class Table:
             return
         seat = self.match.to_move
         if seat is None:
+            return
+        if self.seats[seat].pending:  # no clock for a rematch not accepted yet
+            self._stop_clock()
             return
         if not self.seats[seat].bot_plays:
             self._start_clock(seat)

@@ -100,7 +100,9 @@ export function matchDialog(C) {
   const rm = T.rematch;
   const again = rm && !rm.token ? `<a class="btn primary" href="${esc(rm.url)}" data-nav>${t("watch")}</a>`
     : `<button class="primary" data-do="again" id="again-btn" ${T.rematchWaiting ? "disabled" : ""}>${T.rematchWaiting ? t("rematchWait") : t("playAgain")}</button>`;
-  return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>
+  // another player asked for the rematch: it waits for this one, with no clock running
+  const offered = rm && rm.token && !T.rematchWaiting ? `<p class="rematch-offer" id="rematch-offer" role="status">${esc(t("rematchOffered"))}</p>` : "";
+  return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>${offered}
     <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${t(r.deals === 1 ? "dealsN1" : "dealsN", r.deals)})</p>
     ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal)}</p>${resultTable(C, T.state.last_deal)}` : ""}
     <div class="buttons">${again}

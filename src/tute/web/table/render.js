@@ -75,6 +75,7 @@ function statusOf(T, s, st) {
   // (HTML: the stopwatch is drawn, not a font's glyph)
   if (clock) return { html: `${st.kind === "human" && !st.online ? `${esc(t("offline"))} · ` : ""}${ICONS.clock} ${esc(clock)}` };
   if (st.away) return t("away");
+  if (st.pending) return t("rematchPending");  // a rematch not accepted yet: no countdown
   if (st.kind === "human" && !st.online) {
     const at = T.botAt[s];
     if (at && T.info.status === "playing") return `${t("offline")} · ${t("botIn", Math.max(0, Math.ceil((at - performance.now()) / 1000)))}`;
