@@ -26,7 +26,9 @@ export async function replayPage(id) {
   // the frames that end a trick (or a deal): where "next trick" stops
   const stops = frames.map((f, k) => k).filter((k) => k === 0 || k === frames.length - 1
     || frames[k].tricks !== frames[k - 1].tricks || frames[k].deal_number !== frames[k - 1].deal_number);
-  let i = 0, playing = null;
+  // ?at=N opens the replay at frame N (the analysis links each mistake to its position)
+  const at = Number(new URLSearchParams(location.search).get("at"));
+  let i = Number.isInteger(at) && at > 0 ? Math.min(at, frames.length - 1) : 0, playing = null;
   const render = () => {
     const f = frames[i];
     const board = boardHTML({
