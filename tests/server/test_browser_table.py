@@ -729,6 +729,83 @@ def test_a_rematch_runs_no_countdown_for_a_player_who_has_not_accepted(
         p.context.close()
 
 
+def finished(data_dir: Path, variant: str, options: dict[str, Any], seed: int = 3) -> str:
+    """Store a match played to its end at random (seats 0 and 1 people, bots elsewhere), as
+    the server stores a finished game; its id."""
+    rng = random.Random(seed)
+    m = Match.new(variant, seed=seed, options=options, first_dealer=1)
+    actions: list[tuple[int, str]] = []
+    while not m.is_over():
+        seat = m.to_move
+        a = rng.choice(m.legal_actions())
+        m.apply(a)
+        actions.append((seat, str(a)))
+    seats = [{"kind": "human" if i < 2 else "bot", "name": ("Ana", "Bea", "Paco", "Lola")[i],
+              "level": "medio", "token_hash": hash_token(secrets.token_urlsafe(24))}
+             for i in range(m.deal.seats)]
+    tid = secrets.token_urlsafe(9)
+    row = TableRow(id=tid, code="".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+                                        for _ in range(8)),
+                   variant=variant, options=json.loads(json.dumps(options_to_json(
+                       m.options, m.variant.defaults))),
+                   seed=seed, first_dealer=1, seats=seats, host=0, public=False,
+                   status="playing", version=0, result=None, created_at=time.time(),
+                   finished_at=None)
+    store = Store(f"sqlite:///{data_dir / 'tute.sqlite3'}")
+    try:
+        with store.engine.begin() as conn:
+            Store.op_create(row)(conn)
+            for v, (seat, a) in enumerate(actions, 1):
+                last = v == len(actions)
+                Store.op_event(tid, v, "action", seat, a, status="finished" if last else None,
+                               result=m.result().to_json() if last else None)(conn)
+    finally:
+        store.close()
+    return tid
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_replay_says_whose_turn_and_builds_the_trick(
+        browser: Any, start: Callable[..., str], data_dir: Path,
+        viewport: dict[str, int]) -> None:
+    """Step by step, the replay says what was just played and whose turn it is; the trick
+    grows a card at a time, the newest marked, and the step that finishes it shows it whole
+    with its winner named (it used to vanish as its last card was played)."""
+    tid = finished(data_dir, "tute_parejas", {"match": {"mode": "series", "deals": 1}})
+    base = start()
+    replay = httpx.get(base + f"/api/games/{tid}/replay").json()
+    frames = replay["frames"]
+    names = ["Ana", "Bea", "Paco", "Lola"]
+    page = _page(browser, viewport, base)
+    page.goto(base + f"/r/{tid}")
+    page.wait_for_selector("#r-next")
+    assert page.inner_text("#r-turn") == f"Le toca a {names[frames[0]['to_move']]}"
+    for k in range(1, 9):  # two whole tricks of four
+        page.click("#r-next")
+        page.wait_for_function(f"() => document.getElementById('scrub').value === '{k}'")
+        f = frames[k]
+        played = page.locator(".trick .played")
+        assert played.count() == len(f["trick"]), k
+        fresh = page.locator(".trick .played.fresh")
+        assert fresh.count() == 1 and fresh.get_attribute("data-seat") == str(f["seat"])
+        assert page.inner_text("#r-what").startswith(f"{names[f['seat']]} juega ")
+        if k % 4 == 0:  # the trick is whole: its winner named, the trick's number kept
+            assert len(f["trick"]) == 4 and f["trick_winner"] is not None
+            assert page.locator(".trick .played.winner").get_attribute("data-seat") == \
+                str(f["trick_winner"])
+            assert page.inner_text(".trick-win").startswith(names[f["trick_winner"]])
+            assert page.inner_text("#r-trickno") == f"Baza {k // 4}"
+        else:
+            assert page.locator(".trick-win").count() == 0
+            assert page.inner_text("#r-trickno") == f"Baza {k // 4 + 1}"
+        assert page.inner_text("#r-turn") == f"Le toca a {names[f['to_move']]}"
+        if k == 4:
+            _shot(page, f"replay-trick-{viewport['width']}")
+    _fits(page, ".felt")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_live_tables_to_watch(browser: Any, start: Callable[..., str]) -> None:
     base = start()
     host = _page(browser, DESKTOP, base)
