@@ -806,6 +806,45 @@ def test_the_replay_says_whose_turn_and_builds_the_trick(
     page.context.close()
 
 
+def test_on_a_phone_the_unread_chat_badge_stays_in_view(browser: Any,
+                                                        start: Callable[..., str]) -> None:
+    """The phone's chat lies below the hand: a line that comes while playing shows a badge
+    fixed in the screen, with the count, that opens the chat where it is."""
+    base = start()
+    r = httpx.post(base + "/api/tables", json={"variant": "tute_2p_habanero",
+                                               "seats": ["you", "open"], "name": "Ana"}).json()
+    j = httpx.post(base + f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
+    ana = _page(browser, DESKTOP, base, held(r["id"], r["token"], 0, "tute_2p_habanero"))
+    bea = _page(browser, PHONE, base, held(r["id"], j["token"], 1, "tute_2p_habanero"))
+    for p in (ana, bea):
+        p.goto(base + f"/t/{r['id']}")
+        p.wait_for_selector(".hand-card")
+    assert bea.locator("#chat-jump").count() == 0
+    ana.locator(".chat summary").click()
+    ana.locator(".phrase[data-phrase='suerte']").click()
+    ana.locator(".phrase[data-phrase='hola']").click()
+    bea.wait_for_selector("#chat-jump:has-text('2')")
+    box = bea.locator("#chat-jump").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # it stays in the screen wherever the page is scrolled
+    bea.evaluate("window.scrollTo(0, 0)")
+    box = bea.locator("#chat-jump").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    assert bea.get_attribute("#chat-jump", "aria-label") == "Charla: 2 sin leer"
+    _shot(bea, "chat-badge-phone")
+    bea.click("#chat-jump")
+    bea.wait_for_selector("#chat-log li:has-text('¡Suerte!')")
+    assert bea.locator("#chat-jump").count() == 0
+    assert bea.locator("#chat-input").is_visible()
+    # on a desktop the chat's own badge is in view: no second one
+    bea.locator(".chat summary").click()  # closed again: new lines count
+    assert ana.locator("#chat-jump").count() == 0 or not ana.locator("#chat-jump").is_visible()
+    for p in (ana, bea):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 def test_live_tables_to_watch(browser: Any, start: Callable[..., str]) -> None:
     base = start()
     host = _page(browser, DESKTOP, base)

@@ -7,7 +7,7 @@ import { boardHTML } from "../board.js";
 import { handHTML, bindHand, focusOf, restoreFocus, actionButtons } from "../hand.js";
 import { dealOf } from "../sheet.js";
 import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from "../dialogs.js";
-import { chatHTML, chatLogHTML } from "../chat.js";
+import { chatHTML, chatLogHTML, chatBadgeHTML } from "../chat.js";
 import { sideHTML } from "../side.js";
 import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText } from "../learn.js";
 import { context, seating, seatName, stockGame, title } from "./state.js";
@@ -25,6 +25,7 @@ function skeleton(T) {
       <div class="me" id="me"></div></div>
     <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
+  <div id="chat-jump-box"></div>
   <div id="overlay"></div>
   <div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
   bindTopbar();
@@ -174,6 +175,7 @@ function renderSide(T) {
   setHTML(document.getElementById("side"), sideHTML(context(T)));
   // the chat keeps its own box, so that a redraw of the score never takes the text being typed
   setHTML(document.getElementById("chat-box"), chatHTML(T));
+  setHTML(document.getElementById("chat-jump-box"), chatBadgeHTML(T));
   const log = document.getElementById("chat-log");
   if (log && setHTML(log, chatLogHTML(T.chat, (s) => seatName(T, s)))) log.scrollTop = log.scrollHeight;
 }
