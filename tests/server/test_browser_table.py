@@ -1030,6 +1030,31 @@ def test_hint_on_my_turn_and_gone_when_it_passes(browser: Any, start: Callable[.
     page.context.close()
 
 
+def test_the_first_hint_is_prepared_while_the_game_starts(browser: Any,
+                                                          start: Callable[..., str]) -> None:
+    """A game against bots starts the bot pool loading the hints' search in the background
+    (the server's health says when it is ready), so that the first hint, asked once it is,
+    waits for no compilation."""
+    pytest.importorskip("numba")
+    base = start("--warm-hints")
+    page = _page(browser, DESKTOP, base)
+    assert page.request.get(base + "/api/health").json()["hints"] == "cold"
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    # no hint asked yet: the search is being prepared, or is ready
+    _wait(page, lambda: page.request.get(base + "/api/health").json()["hints"] == "ready", 120,
+          200)
+    page.wait_for_function("() => window.__tute.state.deal.to_move === window.__tute.seat",
+                           timeout=20_000)
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-line", timeout=40_000)
+    assert page.inner_text("#hint-line").startswith("Yo jugaría:")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def _offers(prefixes: tuple[str, ...]) -> Callable[[Match], bool]:
     """Seat 0 to move with a non-card action of one of these kinds among its choices."""
     def until(m: Match) -> bool:

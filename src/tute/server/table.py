@@ -82,6 +82,9 @@ class TableConfig:
     chat_burst: int = 4
     hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
     hint_burst: int = 3
+    # prepare the hints' search in the bot pool when a table where hints may be asked starts
+    # (the first hint then does not wait for the solver to load); tests turn it off
+    warm_hints: bool = True
     clock: Clock = field(default_factory=Clock)  # every timer's time (tests: a ManualClock)
 
 
@@ -290,6 +293,7 @@ class Table:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         self._check_expiry()
         if self.status == "playing":
+            self._warm_hints()
             for s, seat in enumerate(self.seats):
                 if seat.kind == "human" and not seat.clients and not seat.pending:
                     self._arm_timer(s)
@@ -875,6 +879,18 @@ class Table:
         # ``v``: the version it is for (a player who acted meanwhile can tell it is old)
         client.send({"type": "hint", "v": v, "ref": ref, **hint})
 
+    def _hints_possible(self) -> bool:
+        """Whether some player here may ask for a hint (see :meth:`_hint`)."""
+        return any(st.kind == "human" and (self.hints or all(
+            o.kind == "bot" for j, o in enumerate(self.seats) if j != i))
+            for i, st in enumerate(self.seats))
+
+    def _warm_hints(self) -> None:
+        """A game with hints starts: the bot pool prepares their search in the background
+        (once per pool), so the first hint does not wait half a minute for it."""
+        if self.config.warm_hints and not self.match.is_over() and self._hints_possible():
+            shared_pool().warm()
+
     def _hint_allowed(self, st: Seat) -> bool:
         """A token bucket per seat: hint_rate hints a second, bursts of hint_burst."""
         now = self.timekeeper.monotonic()
@@ -941,6 +957,7 @@ class Table:
         self._check_expiry()
         self._broadcast_seats()
         if started:
+            self._warm_hints()
             for i, s in enumerate(self.seats):
                 if s.kind == "human" and not s.clients and not s.pending:
                     self._arm_timer(i)
