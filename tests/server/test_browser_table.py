@@ -1395,6 +1395,33 @@ def test_four_seat_subastado_shows_every_card_on_the_seat_that_played_it(
     page.context.close()
 
 
+def test_the_desktop_lobby_uses_its_width(browser: Any, start: Callable[..., str]) -> None:
+    """At 1280x800 the lobby's cards fill its width: playing now sits beside the lessons
+    (no card alone in a row of empty space), and no card is stretched to a neighbour's
+    height."""
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#learn")
+    boxes = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '.lobby-grid > section')].map((s, i) => { const r = s.getBoundingClientRect();
+        return [s.id || 'card' + i, [r.left, r.top, r.right, r.bottom, s.scrollHeight]]; }))""")
+    quick, learn = boxes["quick"], boxes["learn"]
+    assert abs(quick[1] - learn[1]) < 2, (quick, learn)  # one row
+    grid = page.locator(".lobby-grid").bounding_box()
+    assert grid is not None and grid["width"] >= 0.9 * DESKTOP["width"]
+    row_end = max(b[2] for b in boxes.values() if abs(b[1] - quick[1]) < 2)
+    assert row_end >= grid["x"] + grid["width"] - 2  # the first row reaches the right edge
+    # the join card is as tall as what it holds, not as the creation form beside it
+    join = page.locator("#code-form").evaluate("f => f.closest('section').getBoundingClientRect()"
+                                               ".height")
+    create = page.locator("#create").bounding_box()
+    assert create is not None and join < create["height"] / 2
+    _shot(page, "lobby-1280")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_the_lobby_offers_lengths_the_match_keeps(browser: Any, start: Callable[..., str]) -> None:
     """Arrastrado's "Duración" offers its own goal (lost games), and the shortest one is the
     table's: it used to offer "a 1 juegos" and play on until someone lost 10."""
