@@ -1176,8 +1176,9 @@ def test_analysis_view_from_the_end_of_game_and_the_history(
     page.click("#analysis-btn")
     page.wait_for_url(f"**/a/{tid}")
     page.wait_for_selector("#margin-chart", timeout=60_000)
-    assert "doble muerto" in page.inner_text("#measure-note")
-    assert "pimc" in page.inner_text("#measure-note")  # and why the search measure is not here
+    assert "viendo todas las cartas" in page.inner_text("#measure-note")
+    note = page.inner_text("#measure-note")  # and why the search measure is not here
+    assert "no calcula lo que cada jugador" in note and "pimc" not in note
     assert page.locator("#margin-chart polyline").count() == 1
     rows = page.locator("#analysis-summary tbody tr")
     assert rows.count() == 4 and "Ana" in rows.first.inner_text()
@@ -1225,7 +1226,7 @@ def test_analysis_of_a_game_without_partners_draws_a_line_per_player(
     movers = {d["seat"] for d in data["decisions"] if d["deal"] == 0 and d["dd_loss"] is not None}
     assert page.locator("#margin-chart polyline").count() == len(movers) >= 2
     assert page.locator("#analysis-summary tbody tr").count() == 3
-    assert "Margen esperado de cada jugador" in page.inner_text("#analysis")
+    assert "Tantos de ventaja esperados de cada jugador" in page.inner_text("#analysis")
     _shot(page, "analysis-arrastrado")
     assert not page.errors, page.errors
     page.context.close()
