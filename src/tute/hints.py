@@ -93,6 +93,22 @@ def analyser_ready() -> bool:
     return compiled()
 
 
+def prepare() -> bool:
+    """Load the hints' search in this process before anyone asks: the exact solver's compiled
+    code (read from numba's cache, or compiled, half a minute on a fresh install) with a small
+    endgame, so that a first hint starts searching at once (the server's bot pool does it when
+    a table with hints starts). Returns :func:`analyser_ready`."""
+    solver = _solver()
+    if solver is not None and not analyser_ready():
+        from .deal import Deal
+
+        deal = Deal.new("tute_parejas", seed=0)  # no stock: the solver takes it at once
+        while deal.to_move is not None and len(deal.hand(deal.to_move)) > 3:
+            deal.apply(deal.legal_actions()[0])
+        solver.value(deal)
+    return analyser_ready()
+
+
 _SOLVER: list[Solver | None] = []
 
 

@@ -196,6 +196,9 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stockLeft": "Montón: {0}",
         "botIn": "un bot juega en {0} s",
         "clockLeft": "{0} s",
+        "standInYou": "El bot jugó por ti",
+        "chatUnread": "Charla: {0} sin leer",
+        "standInFor": "El bot jugó por {0}",
         "playsLegal": "Te toca. Puedes jugar: {0}",
         "liveTrick": "Baza",
         "lastTrickBy": "Última baza: gana {0}",
@@ -208,6 +211,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
             "flechas, Intro para jugar."
         ),
         "houseRules": "Reglas de la casa",
+        "tableRules": "Reglas de esta mesa",
+        "tableRulesNone": "las de siempre del juego, sin reglas de la casa",
         "defaultsNote": "Por defecto: {0}",
         "resetRules": "Restablecer",
         "grp_match": "Duración y tanteo",
@@ -241,6 +246,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ph_adios": "¡Hasta luego!",
         "ph_espera": "Un momento, por favor",
         "rematchWait": "Preparando la revancha…",
+        "rematchPending": "aún no ha aceptado",
+        "rematchOffered": (
+            "Te proponen la revancha: te espera, sin reloj ni bot que juegue por ti hasta que "
+            "aceptes."
+        ),
         "liveTables": "Partidas en juego",
         "noLive": "No hay partidas públicas en juego.",
         "myHistory": "Tus partidas terminadas",
@@ -254,6 +264,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "aboutGame": "El juego",
         "gameFor": "{0} jugadores",
         "trickStep": "Baza {0}",
+        "replayToMove": "Le toca a {0}",
         "prevTrick": "Baza anterior",
         "nextTrick": "Baza siguiente",
         "cantesNone": "Sin cantes todavía",
@@ -275,64 +286,63 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "analysisTitle": "Análisis",
         "analysisOf": "Análisis · {0}",
         "analysisMeasure": (
-            "Medida: doble muerto (el resolvedor exacto, con todas las manos a la vista), "
-            "mientras llega la de búsqueda (pimc: lo que cada jugador podía saber desde su "
-            "asiento)."
+            "Por ahora, los errores viendo todas las cartas; enseguida llegan los de verdad: "
+            "según lo que cada jugador podía saber desde su asiento."
         ),
         "analysisMeasureSearch": (
-            "Errores según la búsqueda (pimc desde lo que sabía cada jugador: {0} repartos "
-            "posibles por decisión, semilla {1}); al lado, la pérdida a doble muerto (todas las "
-            "manos a la vista)."
+            "Errores según lo que cada jugador podía saber desde su asiento ({0} repartos "
+            "posibles probados en cada jugada); al lado, lo que se perdía viendo todas las "
+            "cartas."
         ),
         "analysisMeasurePartial": (
-            "Errores según la búsqueda (pimc, {0} repartos posibles por decisión) hasta donde "
-            "llegó en su tiempo ({1} s por partida); en las demás decisiones, doble muerto "
-            "(todas las manos a la vista)."
+            "Errores según lo que cada jugador podía saber ({0} repartos posibles en cada "
+            "jugada) hasta donde dio tiempo ({1} s por partida); en las demás jugadas, viendo "
+            "todas las cartas."
         ),
         "analysisMeasureOff": (
-            "Medida: doble muerto (el resolvedor exacto, con todas las manos a la vista). Este "
-            "servidor no hace la búsqueda (pimc): «tute analyze»."
+            "Errores viendo todas las cartas: este servidor no calcula lo que cada jugador "
+            "podía saber (en tu ordenador: «tute analyze»)."
         ),
         "analysisMeasureFailed": (
-            "Medida: doble muerto (el resolvedor exacto, con todas las manos a la vista). La "
-            "búsqueda (pimc) ha fallado en esta partida."
+            "Errores viendo todas las cartas: no se pudo calcular lo que cada jugador podía "
+            "saber en esta partida."
         ),
-        "searchRunning": "Analizando con la búsqueda: mano {0} de {1} · {2} %",
-        "searchRunning1": "Analizando con la búsqueda: {0} %",
-        "searchQueued": "La búsqueda espera su turno ({0} partidas delante)…",
-        "searchStarting": "La búsqueda empieza enseguida…",
-        "searchBusy": "El servidor está ocupado: la búsqueda empezará en cuanto pueda.",
-        "ddBetter": "doble muerto: mejor era {0} (+{1})",
-        "ddSame": "doble muerto: también la mejor",
-        "ddNone": "doble muerto: —",
-        "ddOnly": "solo a doble muerto",
+        "searchRunning": "Analizando lo que cada uno podía saber: mano {0} de {1} · {2} %",
+        "searchRunning1": "Analizando lo que cada uno podía saber: {0} %",
+        "searchQueued": "El análisis espera su turno ({0} partidas delante)…",
+        "searchStarting": "El análisis empieza enseguida…",
+        "searchBusy": "El servidor está ocupado: el análisis empezará en cuanto pueda.",
+        "ddBetter": "viendo todas las cartas: mejor era {0} (+{1})",
+        "ddSame": "viendo todas las cartas: también la mejor",
+        "ddNone": "viendo todas las cartas: —",
+        "ddOnly": "solo viendo todas las cartas",
         "chartMarks": (
-            "● error según la búsqueda · ○ error solo a doble muerto (las cartas no estaban "
-            "donde se podía esperar)"
+            "● error con lo que se podía saber · ○ error solo viendo todas las cartas (no "
+            "estaban donde se podía esperar)"
         ),
-        "searchCol": "Búsqueda",
-        "ddCol": "Doble muerto",
-        "decisionsShort": "Dec.",
-        "lossShort": "Pérd.",
-        "accuracyShort": "Prec.",
+        "searchCol": "Con lo que sabía",
+        "ddCol": "Viendo todas",
+        "decisionsShort": "Jugadas",
+        "lossShort": "Pierde",
+        "accuracyShort": "Acierto",
         "summaryNote": (
-            "Pérd.: tantos perdidos por decisión. Prec.: decisiones a {0} tantos o menos de la "
+            "Pierde: tantos perdidos por jugada. Acierto: jugadas a {0} tantos o menos de la "
             "mejor."
         ),
         "gameSummary": "Toda la partida",
         "analysisChart": (
-            "Margen esperado de {0} a lo largo de la mano (con juego perfecto desde cada "
-            "decisión)"
+            "Cómo iba la mano para {0}: tantos de ventaja esperados en cada jugada, si desde "
+            "ahí todos jugaran lo mejor"
         ),
-        "analysisChartSeat": "Margen esperado de cada jugador en sus decisiones",
+        "analysisChartSeat": "Tantos de ventaja esperados de cada jugador en sus jugadas",
         "analysisMistakes": "Errores",
         "analysisNoMistakes": "Ningún error de más de {0} tantos.",
         "betterWas": "Baza {0} · {1} jugó {2}: mejor era {3} (+{4})",
         "analysisSummary": "Resumen por jugador",
-        "decisionsCol": "Decisiones",
-        "lossCol": "Tantos perdidos por decisión",
-        "accuracyCol": "Precisión",
-        "analysisNone": "El resolvedor no cubre ninguna decisión de esta mano.",
+        "decisionsCol": "Jugadas",
+        "lossCol": "Tantos perdidos por jugada",
+        "accuracyCol": "Jugadas acertadas",
+        "analysisNone": "No hay jugadas que analizar en esta mano.",
         "analysisWait": "Analizando la partida…",
         "dealPick": "Mano",
         "botMoves": "Jugadas de los bots",
@@ -348,6 +358,10 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "reportCancel": "Cancelar",
         "reportFiled": "Jugada informada: gracias.",
         "reportAlready": "Esta jugada ya estaba informada: gracias.",
+        "chartAxisTrick": "Baza",
+        "chartAxisPoints": "Tantos",
+        "mistakeReplay": "Verlo en la repetición",
+        "analysisReplay": "Ver la repetición",
         "learnTitle": "Aprende a jugar",
         "learnLine": (
             "Lecciones cortas en la mesa: las obligaciones, los cantes, el cambio del siete, el "
@@ -381,8 +395,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "dailyMargin": "Diferencia",
         "dailyAll": "Todos los retos",
         "dailyLost": "Tantos perdidos",
-        "dailyLostWhy": ("Lo que costaron sus jugadas con todas las cartas a la vista "
-                         "(análisis a doble muerto)"),
+        "dailyLostWhy": "Lo que costaron sus jugadas, viendo todas las cartas",
         "dailyBest": "mejor {0} (−{1})",
         "puzzlesTitle": "Problemas",
         "puzzlesLine": ("Posiciones de partidas reales con una sola jugada buena: cualquier otra "
@@ -601,6 +614,9 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stockLeft": "Stock: {0}",
         "botIn": "a bot plays in {0} s",
         "clockLeft": "{0} s",
+        "standInYou": "The bot played for you",
+        "chatUnread": "Chat: {0} unread",
+        "standInFor": "The bot played for {0}",
         "playsLegal": "Your turn. You may play: {0}",
         "liveTrick": "Trick",
         "lastTrickBy": "Last trick: {0} took it",
@@ -613,6 +629,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
             "arrows, Enter to play."
         ),
         "houseRules": "House rules",
+        "tableRules": "This table's rules",
+        "tableRulesNone": "the game's usual rules, no house rules",
         "defaultsNote": "Default: {0}",
         "resetRules": "Reset",
         "grp_match": "Length and scoring",
@@ -646,6 +664,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ph_adios": "See you!",
         "ph_espera": "One moment, please",
         "rematchWait": "Setting up the rematch…",
+        "rematchPending": "has not accepted yet",
+        "rematchOffered": (
+            "You are offered a rematch: it waits for you, with no clock and no bot playing for "
+            "you until you accept."
+        ),
         "liveTables": "Games being played",
         "noLive": "No public game is being played.",
         "myHistory": "Your finished games",
@@ -659,6 +682,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "aboutGame": "The game",
         "gameFor": "{0} players",
         "trickStep": "Trick {0}",
+        "replayToMove": "{0} to play",
         "prevTrick": "Previous trick",
         "nextTrick": "Next trick",
         "cantesNone": "No declarations yet",
@@ -680,57 +704,60 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "analysisTitle": "Analysis",
         "analysisOf": "Analysis · {0}",
         "analysisMeasure": (
-            "Measure: double dummy (the exact solver, every hand known), until the search's "
-            "comes (pimc: what each player could know from their seat)."
+            "For now, the mistakes with every card in view; the real ones come in a moment: by "
+            "what each player could know from their seat."
         ),
         "analysisMeasureSearch": (
-            "Mistakes by the search (pimc from what each player knew: {0} possible deals a "
-            "decision, seed {1}); beside them, the double-dummy loss (every hand known)."
+            "Mistakes by what each player could know from their seat ({0} possible deals tried "
+            "at each move); beside them, what was lost with every card in view."
         ),
         "analysisMeasurePartial": (
-            "Mistakes by the search (pimc, {0} possible deals a decision) as far as it got in "
-            "its time ({1} s a game); elsewhere, double dummy (every hand known)."
+            "Mistakes by what each player could know ({0} possible deals at each move) as far "
+            "as time allowed ({1} s a game); at the other moves, with every card in view."
         ),
         "analysisMeasureOff": (
-            "Measure: double dummy (the exact solver, every hand known). This server does not "
-            "run the search (pimc): “tute analyze”."
+            "Mistakes with every card in view: this server does not work out what each player "
+            "could know (on your computer: “tute analyze”)."
         ),
         "analysisMeasureFailed": (
-            "Measure: double dummy (the exact solver, every hand known). The search (pimc) "
-            "failed on this game."
+            "Mistakes with every card in view: what each player could know could not be "
+            "worked out for this game."
         ),
-        "searchRunning": "Analysing with the search: deal {0} of {1} · {2} %",
-        "searchRunning1": "Analysing with the search: {0} %",
-        "searchQueued": "The search waits for its turn ({0} games ahead)…",
-        "searchStarting": "The search starts in a moment…",
-        "searchBusy": "The server is busy: the search will start as soon as it can.",
-        "ddBetter": "double dummy: better was {0} (+{1})",
-        "ddSame": "double dummy: the best too",
-        "ddNone": "double dummy: —",
-        "ddOnly": "double dummy only",
+        "searchRunning": "Analysing what each player could know: deal {0} of {1} · {2} %",
+        "searchRunning1": "Analysing what each player could know: {0} %",
+        "searchQueued": "The analysis waits for its turn ({0} games ahead)…",
+        "searchStarting": "The analysis starts in a moment…",
+        "searchBusy": "The server is busy: the analysis will start as soon as it can.",
+        "ddBetter": "with every card in view: better was {0} (+{1})",
+        "ddSame": "with every card in view: the best too",
+        "ddNone": "with every card in view: —",
+        "ddOnly": "only with every card in view",
         "chartMarks": (
-            "● a mistake by the search · ○ a mistake double dummy only (the cards were not "
-            "where one could expect)"
+            "● a mistake with what could be known · ○ a mistake only with every card in view "
+            "(they were not where one could expect)"
         ),
-        "searchCol": "Search",
-        "ddCol": "Double dummy",
-        "decisionsShort": "Dec.",
+        "searchCol": "With what they knew",
+        "ddCol": "Every card in view",
+        "decisionsShort": "Moves",
         "lossShort": "Lost",
-        "accuracyShort": "Acc.",
+        "accuracyShort": "Good",
         "summaryNote": (
-            "Lost: points lost per decision. Acc.: decisions within {0} points of the best."
+            "Lost: points lost per move. Good: moves within {0} points of the best."
         ),
         "gameSummary": "The whole game",
-        "analysisChart": "{0}'s expected margin through the deal (perfect play from each decision)",
-        "analysisChartSeat": "Each player's expected margin at their decisions",
+        "analysisChart": (
+            "How the deal went for {0}: the points ahead to expect at each move, if everyone "
+            "played their best from there"
+        ),
+        "analysisChartSeat": "Each player's points ahead to expect at their moves",
         "analysisMistakes": "Mistakes",
         "analysisNoMistakes": "No mistake of more than {0} points.",
         "betterWas": "Trick {0} · {1} played {2}: better was {3} (+{4})",
         "analysisSummary": "Summary per player",
-        "decisionsCol": "Decisions",
-        "lossCol": "Points lost per decision",
-        "accuracyCol": "Accuracy",
-        "analysisNone": "The solver covers no decision of this deal.",
+        "decisionsCol": "Moves",
+        "lossCol": "Points lost per move",
+        "accuracyCol": "Good moves",
+        "analysisNone": "There are no moves to analyse in this deal.",
         "analysisWait": "Analysing the game…",
         "dealPick": "Deal",
         "botMoves": "The bots' moves",
@@ -746,6 +773,10 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "reportCancel": "Cancel",
         "reportFiled": "Move reported: thank you.",
         "reportAlready": "This move was already reported: thank you.",
+        "chartAxisTrick": "Trick",
+        "chartAxisPoints": "Points",
+        "mistakeReplay": "See it in the replay",
+        "analysisReplay": "Watch the replay",
         "learnTitle": "Learn to play",
         "learnLine": (
             "Short lessons at the table: the duties, the cantes, exchanging the seven, the "
@@ -779,7 +810,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "dailyMargin": "Margin",
         "dailyAll": "All challenges",
         "dailyLost": "Points lost",
-        "dailyLostWhy": "What their moves cost with every card in view (double-dummy analysis)",
+        "dailyLostWhy": "What their moves cost, with every card in view",
         "dailyBest": "best {0} (−{1})",
         "puzzlesTitle": "Puzzles",
         "puzzlesLine": ("Positions from real games with only one good move: any other loses "

@@ -53,6 +53,8 @@ def make_client(tmp_path: Path) -> Iterator[Any]:
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("trick_pause", 0.0)
         kw.setdefault("ws_rate", 1000.0)  # tests play far faster than people
+        # no pool started at every table against bots (test_botpool turns it on)
+        kw.setdefault("warm_hints", False)
         kw.setdefault("limits", POLLING)
         kw.setdefault("seeds", random.Random(SEED + len(clients)))  # the same deals each run
         kw.setdefault("data_dir", tmp_path / f"data{len(clients)}")
@@ -198,12 +200,17 @@ def free_port() -> int:
 
 class ServerProcess:
     """``python -m tute.server`` on a free loopback port. The environment's TUTE_DATABASE_URL
-    is dropped (SQLite in ``data_dir``) unless ``env`` sets it."""
+    is dropped (SQLite in ``data_dir``) unless ``env`` sets it. ``--no-warm-hints`` is added
+    unless ``args`` hold ``--warm-hints``."""
 
     def __init__(self, data_dir: Path, *args: str, env: dict[str, str] | None = None):
         self.data_dir = data_dir
         self.port = free_port()
-        self.args = args
+        # no bot pool started by every table against bots: "--warm-hints" lets the server
+        # prepare the hints' search as it does by default
+        self.args = tuple(a for a in args if a != "--warm-hints")
+        if len(self.args) == len(args):
+            self.args += ("--no-warm-hints",)
         self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{self.port}"

@@ -6,6 +6,11 @@ import os
 import signal
 import subprocess
 import sys
+from typing import Any
+
+import pytest
+
+from tute.server.botpool import shared_pool
 
 from .conftest import ROOT, wait_until
 
@@ -51,3 +56,22 @@ def test_workers_exit_when_the_server_is_killed_outright() -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_a_table_with_hints_prepares_their_search_when_it_starts(make_client: Any) -> None:
+    """The first hint after a start does not wait for the solver to load (half a minute on
+    a fresh install): a game where hints may be asked starts the pool's workers loading it
+    in the background, once; a game between people without hints leaves the pool alone."""
+    pytest.importorskip("numba")
+    c = make_client(warm_hints=True)
+    assert c.get("/api/health").json()["hints"] == "cold"
+    c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"]})
+    r = c.post("/api/tables", json={"variant": "tute_2p_habanero", "seats": ["you", "open"],
+                                    "name": "Ana"}).json()
+    c.post(f"/api/tables/{r['id']}/join", json={"name": "Bea"})  # people, no hints: started
+    assert c.get("/api/health").json()["hints"] == "cold"
+    c.post("/api/play", json={"variant": "tute_2p_habanero"})  # against a bot: hints
+    assert c.get("/api/health").json()["hints"] in ("preparing", "ready")
+    pool = shared_pool()
+    assert c.portal.call(pool.warmed)  # every worker has the search loaded, no hint asked
+    assert c.get("/api/health").json()["hints"] == "ready"

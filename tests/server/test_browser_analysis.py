@@ -17,7 +17,16 @@ from typing import Any
 import pytest
 
 from .test_browser import ARTIFACTS, CHROMIUM
-from .test_browser_table import DESKTOP, PHONE, _fits, _page, _play_until, held, seeded
+from .test_browser_table import (
+    DESKTOP,
+    PHONE,
+    _contrast,
+    _fits,
+    _page,
+    _play_until,
+    held,
+    seeded,
+)
 
 pytestmark = [
     pytest.mark.timeout(240),
@@ -79,9 +88,14 @@ def test_the_search_measure_appears(browser: Any, start: Callable[..., str], dat
     data = st["data"]
     assert st["measure"] == "search" and data["search"]["state"] == "done"
     # the page said how far the search was before it came
-    assert any("búsqueda" in s for s in st["seen"]), st["seen"]
+    assert any("análisis" in s or "podía saber" in s for s in st["seen"]), st["seen"]
     assert st["progressHidden"]
-    assert "búsqueda" in st["note"] and "2 repartos" in st["note"] and "doble muerto" in st["note"]
+    assert "podía saber" in st["note"] and "2 repartos" in st["note"]
+    assert "viendo todas las cartas" in st["note"]
+    # in a player's words: none of the analysts' jargon
+    text = page.inner_text("#analysis").lower()
+    for jargon in ("pimc", "doble muerto", "resolvedor", "semilla"):
+        assert jargon not in text, jargon
     decisions = data["decisions"]
     assert decisions and all(d["loss"] is not None and d["dd_loss"] is not None
                              for d in decisions)
@@ -92,7 +106,7 @@ def test_the_search_measure_appears(browser: Any, start: Callable[..., str], dat
     for d, text in zip(worst, st["mistakes"], strict=True):
         assert f"Baza {d['trick']}" in text and "mejor era" in text, text
         assert d["reason"]["es"] in text  # the one-line reason, in Spanish
-        assert "doble muerto" in text  # and the double-dummy loss beside
+        assert "viendo todas las cartas" in text  # and the double-dummy loss beside
     if not worst:
         assert "Ningún error" in page.inner_text("#analysis")
     # a row per player, by both measures
@@ -102,14 +116,44 @@ def test_the_search_measure_appears(browser: Any, start: Callable[..., str], dat
     assert st["summary"][0][1] == str(seat0["decisions"])
     assert st["summary"][0][3] == f"{round(seat0['accuracy'])} %"
     assert st["summary"][0][5] == f"{round(seat0['dd_accuracy'])} %"
+    # the chart has its axes: the points on the left, the tricks below, each named
+    axes = page.evaluate("""() => [...document.querySelectorAll('#margin-chart .axis-label')]
+        .map(e => e.textContent)""")
+    titles = page.evaluate("""() => [...document.querySelectorAll('#margin-chart .axis-title')]
+        .map(e => e.textContent)""")
+    assert titles == ["Baza", "Tantos"] and "0" in axes
+    tricks = sorted({d["trick"] for d in decisions if d["dd_value"] is not None})
+    assert [a for a in axes if a.isdigit() and a != "0"] == [str(x) for x in tricks]
     for sel in ("#analysis", "#margin-chart", "#analysis-summary", "#measure-note"):
         _fits(page, sel)
     if worst:
         _fits(page, "#mistakes")
     assert st["cut"] is not None and st["cut"] <= 1
+    # the summary's headings are whole words, each on one line (never "Aciert/o")
+    split = page.evaluate("""() => [...document.querySelectorAll('#analysis-summary thead th')]
+        .filter(th => th.textContent.trim() && !th.textContent.trim().includes(' '))
+        .filter(th => { const r = document.createRange(); r.selectNodeContents(th);
+                        return r.getClientRects().length > 1; })
+        .map(th => th.textContent.trim())""")
+    assert split == [], split
+    # the page's own buttons read well on the green below the cards
+    for button in ("#analysis-replay", "#analysis-back"):
+        assert _contrast(page, button) >= 4.5, button
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"analysis-search-{viewport['width']}.png"),
                     full_page=True)
+    # each mistake opens the replay at its position: the player to move, the trick so far
+    if worst:
+        link = page.locator("#mistakes li a.mistake-replay").first
+        assert link.inner_text() == "Verlo en la repetición"
+        assert link.get_attribute("href") == f"/r/{tid}?at={worst[0]['index']}"
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 30  # a button a finger can take
+        link.click()
+        page.wait_for_selector("#scrub")
+        assert page.evaluate("() => Number(document.getElementById('scrub').value)") == \
+            worst[0]["index"]
+        page.go_back()
     # opened again, it is kept: the search measure at once
     t0 = time.monotonic()
     page.goto(base + f"/a/{tid}")

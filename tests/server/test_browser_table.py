@@ -684,6 +684,167 @@ def test_chat_rematch_countdown_spectator_history(browser: Any, start: Callable[
         p.context.close()
 
 
+def test_a_rematch_runs_no_countdown_for_a_player_who_has_not_accepted(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    """Ana asks for the rematch first: Bea, still reading the result, is offered it, and the
+    new table shows her seat waiting for her, with no countdown before a bot takes it."""
+    tid, tokens, _m = seeded(data_dir, "tute_2p_habanero", _last_trick_of_the_match,
+                            options={"games_to_win": 1}, humans=2)
+    base = start("--bot-timeout", "40")
+    ana = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, "tute_2p_habanero"))
+    bea = _page(browser, PHONE, base, held(tid, tokens[1], 1, "tute_2p_habanero"))
+    for p in (ana, bea):
+        p.goto(base + f"/t/{tid}")
+        p.wait_for_selector(".hand-card")
+    _wait(ana, lambda: bool(ana.locator(".hand-card.legal").count()
+                            or bea.locator(".hand-card.legal").count()), 20)
+    for _ in range(6):  # the last trick
+        for p in (ana, bea):
+            if p.locator(".hand-card.legal").count():
+                _click(p.locator(".hand-card.legal").first)
+        if ana.locator("#again-btn").count() and bea.locator("#again-btn").count():
+            break
+        ana.wait_for_timeout(300)
+    ana.wait_for_selector("#again-btn", timeout=20_000)
+    bea.wait_for_selector("#again-btn", timeout=20_000)
+    ana.click("#again-btn")
+    ana.wait_for_url(lambda u: f"/t/{tid}" not in u, timeout=15_000)
+    ana.wait_for_selector(".hand-card")
+    # Bea is offered it, and the new table waits for her: no "un bot juega en"
+    bea.wait_for_selector("#rematch-offer", timeout=10_000)
+    assert "sin reloj ni bot" in bea.inner_text("#rematch-offer")
+    status = ".seat[data-seat='1'] .status"
+    ana.wait_for_selector(f"{status}:has-text('aún no ha aceptado')")
+    ana.wait_for_timeout(1200)  # the page ticks once a second: still no countdown
+    assert "un bot juega" not in ana.inner_text(".felt")
+    assert ana.evaluate("() => window.__tute.info.seats[1].bot_in") is None
+    _shot(ana, "rematch-pending")
+    bea.click("#again-btn")
+    bea.wait_for_url(ana.url, timeout=15_000)
+    bea.wait_for_selector(".hand-card")
+    ana.wait_for_function("() => window.__tute.info.seats[1].pending === false")
+    _wait(ana, lambda: "aún no ha aceptado" not in ana.inner_text(".felt"), 5)
+    for p in (ana, bea):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def finished(data_dir: Path, variant: str, options: dict[str, Any], seed: int = 3) -> str:
+    """Store a match played to its end at random (seats 0 and 1 people, bots elsewhere), as
+    the server stores a finished game; its id."""
+    rng = random.Random(seed)
+    m = Match.new(variant, seed=seed, options=options, first_dealer=1)
+    actions: list[tuple[int, str]] = []
+    while not m.is_over():
+        seat = m.to_move
+        a = rng.choice(m.legal_actions())
+        m.apply(a)
+        actions.append((seat, str(a)))
+    seats = [{"kind": "human" if i < 2 else "bot", "name": ("Ana", "Bea", "Paco", "Lola")[i],
+              "level": "medio", "token_hash": hash_token(secrets.token_urlsafe(24))}
+             for i in range(m.deal.seats)]
+    tid = secrets.token_urlsafe(9)
+    row = TableRow(id=tid, code="".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+                                        for _ in range(8)),
+                   variant=variant, options=json.loads(json.dumps(options_to_json(
+                       m.options, m.variant.defaults))),
+                   seed=seed, first_dealer=1, seats=seats, host=0, public=False,
+                   status="playing", version=0, result=None, created_at=time.time(),
+                   finished_at=None)
+    store = Store(f"sqlite:///{data_dir / 'tute.sqlite3'}")
+    try:
+        with store.engine.begin() as conn:
+            Store.op_create(row)(conn)
+            for v, (seat, a) in enumerate(actions, 1):
+                last = v == len(actions)
+                Store.op_event(tid, v, "action", seat, a, status="finished" if last else None,
+                               result=m.result().to_json() if last else None)(conn)
+    finally:
+        store.close()
+    return tid
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_replay_says_whose_turn_and_builds_the_trick(
+        browser: Any, start: Callable[..., str], data_dir: Path,
+        viewport: dict[str, int]) -> None:
+    """Step by step, the replay says what was just played and whose turn it is; the trick
+    grows a card at a time, the newest marked, and the step that finishes it shows it whole
+    with its winner named (it used to vanish as its last card was played)."""
+    tid = finished(data_dir, "tute_parejas", {"match": {"mode": "series", "deals": 1}})
+    base = start()
+    replay = httpx.get(base + f"/api/games/{tid}/replay").json()
+    frames = replay["frames"]
+    names = ["Ana", "Bea", "Paco", "Lola"]
+    page = _page(browser, viewport, base)
+    page.goto(base + f"/r/{tid}")
+    page.wait_for_selector("#r-next")
+    assert page.inner_text("#r-turn") == f"Le toca a {names[frames[0]['to_move']]}"
+    for k in range(1, 9):  # two whole tricks of four
+        page.click("#r-next")
+        page.wait_for_function(f"() => document.getElementById('scrub').value === '{k}'")
+        f = frames[k]
+        played = page.locator(".trick .played")
+        assert played.count() == len(f["trick"]), k
+        fresh = page.locator(".trick .played.fresh")
+        assert fresh.count() == 1 and fresh.get_attribute("data-seat") == str(f["seat"])
+        assert page.inner_text("#r-what").startswith(f"{names[f['seat']]} juega ")
+        if k % 4 == 0:  # the trick is whole: its winner named, the trick's number kept
+            assert len(f["trick"]) == 4 and f["trick_winner"] is not None
+            assert page.locator(".trick .played.winner").get_attribute("data-seat") == \
+                str(f["trick_winner"])
+            assert page.inner_text(".trick-win").startswith(names[f["trick_winner"]])
+            assert page.inner_text("#r-trickno") == f"Baza {k // 4}"
+        else:
+            assert page.locator(".trick-win").count() == 0
+            assert page.inner_text("#r-trickno") == f"Baza {k // 4 + 1}"
+        assert page.inner_text("#r-turn") == f"Le toca a {names[f['to_move']]}"
+        if k == 4:
+            _shot(page, f"replay-trick-{viewport['width']}")
+    _fits(page, ".felt")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_on_a_phone_the_unread_chat_badge_stays_in_view(browser: Any,
+                                                        start: Callable[..., str]) -> None:
+    """The phone's chat lies below the hand: a line that comes while playing shows a badge
+    fixed in the screen, with the count, that opens the chat where it is."""
+    base = start()
+    r = httpx.post(base + "/api/tables", json={"variant": "tute_2p_habanero",
+                                               "seats": ["you", "open"], "name": "Ana"}).json()
+    j = httpx.post(base + f"/api/tables/{r['id']}/join", json={"name": "Bea"}).json()
+    ana = _page(browser, DESKTOP, base, held(r["id"], r["token"], 0, "tute_2p_habanero"))
+    bea = _page(browser, PHONE, base, held(r["id"], j["token"], 1, "tute_2p_habanero"))
+    for p in (ana, bea):
+        p.goto(base + f"/t/{r['id']}")
+        p.wait_for_selector(".hand-card")
+    assert bea.locator("#chat-jump").count() == 0
+    ana.locator(".chat summary").click()
+    ana.locator(".phrase[data-phrase='suerte']").click()
+    ana.locator(".phrase[data-phrase='hola']").click()
+    bea.wait_for_selector("#chat-jump:has-text('2')")
+    box = bea.locator("#chat-jump").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # it stays in the screen wherever the page is scrolled
+    bea.evaluate("window.scrollTo(0, 0)")
+    box = bea.locator("#chat-jump").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    assert bea.get_attribute("#chat-jump", "aria-label") == "Charla: 2 sin leer"
+    _shot(bea, "chat-badge-phone")
+    bea.click("#chat-jump")
+    bea.wait_for_selector("#chat-log li:has-text('¡Suerte!')")
+    assert bea.locator("#chat-jump").count() == 0
+    assert bea.locator("#chat-input").is_visible()
+    # on a desktop the chat's own badge is in view: no second one
+    bea.locator(".chat summary").click()  # closed again: new lines count
+    assert ana.locator("#chat-jump").count() == 0 or not ana.locator("#chat-jump").is_visible()
+    for p in (ana, bea):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 def test_live_tables_to_watch(browser: Any, start: Callable[..., str]) -> None:
     base = start()
     host = _page(browser, DESKTOP, base)
@@ -780,6 +941,43 @@ def test_hints_for_everyone_are_chosen_at_creation_and_shown_before_sitting(
         p.context.close()
 
 
+def test_the_house_rules_are_shown_before_sitting_and_at_the_table(
+        browser: Any, start: Callable[..., str]) -> None:
+    """The options a table was made with (those that differ from its game's defaults) are
+    worded from the catalogue for whoever opens its invite, before sitting, in the list of
+    open tables, and at the table itself (its side panel and its help)."""
+    base = start()
+    r = httpx.post(base + "/api/tables", json={
+        "variant": "tute_2p_habanero", "seats": ["you", "open"], "name": "Ana", "public": True,
+        "options": {"tute_dealt_wins_immediately": True, "forty_first": "off"}}).json()
+    guest = _page(browser, PHONE, base)
+    guest.goto(base + "/")
+    guest.wait_for_selector("#house-rules")
+    _wait(guest, lambda: "Tute de mano: sí" in guest.inner_text("main"), 15)  # open tables
+    guest.goto(base + f"/j/{r['code']}")  # the invite link
+    guest.wait_for_selector("#join-btn")
+    terms = guest.inner_text("#house-terms")
+    assert "Reglas de esta mesa" in terms
+    assert "Tute de mano: sí" in terms and "Las cuarenta primero:" in terms, terms
+    assert "tute_dealt" not in terms and "forty_first" not in terms  # words, not ids
+    _fits(guest, "#house-terms")
+    _shot(guest, "house-rules-invite-360")
+    guest.fill("#join-name", "Bea")
+    guest.click("#join-btn")
+    guest.wait_for_selector(".hand-card", timeout=15_000)
+    assert "Tute de mano: sí" in guest.inner_text("#house-line")
+    guest.click("#help-btn")
+    assert "Tute de mano: sí" in guest.inner_text(".help-dialog #house-terms")
+    # a table with the game's own rules says so
+    plain = httpx.post(base + "/api/tables", json={
+        "variant": "tute_2p_habanero", "seats": ["you", "open"], "name": "Ana"}).json()
+    guest.goto(base + f"/t/{plain['id']}")
+    guest.wait_for_selector("#join-btn")
+    assert "sin reglas de la casa" in guest.inner_text("#house-terms")
+    assert not guest.errors, guest.errors
+    guest.context.close()
+
+
 # ------------------------------------------------------------------ hints, explain, analysis
 
 CARD = re.compile(r"^[A234567SCR][oceb]$")
@@ -828,6 +1026,31 @@ def test_hint_on_my_turn_and_gone_when_it_passes(browser: Any, start: Callable[.
     hinted.click()
     page.wait_for_selector("#hint-line", state="detached", timeout=20_000)
     page.wait_for_selector("#hint-btn", state="detached", timeout=20_000)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_first_hint_is_prepared_while_the_game_starts(browser: Any,
+                                                          start: Callable[..., str]) -> None:
+    """A game against bots starts the bot pool loading the hints' search in the background
+    (the server's health says when it is ready), so that the first hint, asked once it is,
+    waits for no compilation."""
+    pytest.importorskip("numba")
+    base = start("--warm-hints")
+    page = _page(browser, DESKTOP, base)
+    assert page.request.get(base + "/api/health").json()["hints"] == "cold"
+    page.goto(base + "/")
+    page.select_option("#q-variant", "tute_2p_habanero")
+    page.click("#quick-play")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    # no hint asked yet: the search is being prepared, or is ready
+    _wait(page, lambda: page.request.get(base + "/api/health").json()["hints"] == "ready", 120,
+          200)
+    page.wait_for_function("() => window.__tute.state.deal.to_move === window.__tute.seat",
+                           timeout=20_000)
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-line", timeout=40_000)
+    assert page.inner_text("#hint-line").startswith("Yo jugaría:")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -953,8 +1176,9 @@ def test_analysis_view_from_the_end_of_game_and_the_history(
     page.click("#analysis-btn")
     page.wait_for_url(f"**/a/{tid}")
     page.wait_for_selector("#margin-chart", timeout=60_000)
-    assert "doble muerto" in page.inner_text("#measure-note")
-    assert "pimc" in page.inner_text("#measure-note")  # and why the search measure is not here
+    assert "viendo todas las cartas" in page.inner_text("#measure-note")
+    note = page.inner_text("#measure-note")  # and why the search measure is not here
+    assert "no calcula lo que cada jugador" in note and "pimc" not in note
     assert page.locator("#margin-chart polyline").count() == 1
     rows = page.locator("#analysis-summary tbody tr")
     assert rows.count() == 4 and "Ana" in rows.first.inner_text()
@@ -1002,7 +1226,7 @@ def test_analysis_of_a_game_without_partners_draws_a_line_per_player(
     movers = {d["seat"] for d in data["decisions"] if d["deal"] == 0 and d["dd_loss"] is not None}
     assert page.locator("#margin-chart polyline").count() == len(movers) >= 2
     assert page.locator("#analysis-summary tbody tr").count() == 3
-    assert "Margen esperado de cada jugador" in page.inner_text("#analysis")
+    assert "Tantos de ventaja esperados de cada jugador" in page.inner_text("#analysis")
     _shot(page, "analysis-arrastrado")
     assert not page.errors, page.errors
     page.context.close()
@@ -1034,6 +1258,36 @@ def test_a_table_with_a_turn_clock_counts_down_the_player_to_move(
     later = int(clock.inner_text().split()[0])
     assert later < first
     _fits(page, ".felt")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_when_the_clock_runs_out_the_table_says_the_bot_played_for_you(
+        browser: Any, start: Callable[..., str], viewport: dict[str, int]) -> None:
+    """The server tells the update a bot made for a seat whose clock ran out (``stand_in``);
+    the page says so to that player, in the catalogue's words, until they play again."""
+    base = start()
+    r = httpx.post(base + "/api/play", json={"variant": "tute_2p_habanero", "level": "facil",
+                                             "clock": 10}).json()  # the shortest clock
+    page = _page(browser, viewport, base, held(r["id"], r["token"], r["seat"],
+                                               "tute_2p_habanero"))
+    page.goto(base + f"/t/{r['id']}")
+    page.wait_for_selector(".hand-card", timeout=15_000)
+    page.wait_for_function("() => window.__tute.state.deal.to_move === window.__tute.seat",
+                           timeout=20_000)
+    assert page.locator("#stand-in").count() == 0
+    # the player does nothing: ten seconds later the bot plays that decision for them
+    page.wait_for_selector("#stand-in", timeout=30_000)
+    assert page.inner_text("#stand-in") == "El bot jugó por ti"
+    page.locator(".log summary").click()
+    assert "El bot jugó por ti" in page.inner_text(".log-list")
+    _fits(page, "#stand-in")
+    _shot(page, f"stand-in-{viewport['width']}")
+    # the player's own next play takes the line away
+    _ready(page)
+    _click(page.locator(".hand-card.legal").first)
+    page.wait_for_selector("#stand-in", state="detached", timeout=15_000)
     assert not page.errors, page.errors
     page.context.close()
 
@@ -1138,6 +1392,33 @@ def test_four_seat_subastado_shows_every_card_on_the_seat_that_played_it(
     assert len(seen) >= 24  # most tricks were seen in the panel
     wrong = [(c, name, truth[c]) for c, name in seen if truth[c] != name]
     assert not wrong, wrong
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_desktop_lobby_uses_its_width(browser: Any, start: Callable[..., str]) -> None:
+    """At 1280x800 the lobby's cards fill its width: playing now sits beside the lessons
+    (no card alone in a row of empty space), and no card is stretched to a neighbour's
+    height."""
+    base = start()
+    page = _page(browser, DESKTOP, base)
+    page.goto(base + "/")
+    page.wait_for_selector("#learn")
+    boxes = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '.lobby-grid > section')].map((s, i) => { const r = s.getBoundingClientRect();
+        return [s.id || 'card' + i, [r.left, r.top, r.right, r.bottom, s.scrollHeight]]; }))""")
+    quick, learn = boxes["quick"], boxes["learn"]
+    assert abs(quick[1] - learn[1]) < 2, (quick, learn)  # one row
+    grid = page.locator(".lobby-grid").bounding_box()
+    assert grid is not None and grid["width"] >= 0.9 * DESKTOP["width"]
+    row_end = max(b[2] for b in boxes.values() if abs(b[1] - quick[1]) < 2)
+    assert row_end >= grid["x"] + grid["width"] - 2  # the first row reaches the right edge
+    # the join card is as tall as what it holds, not as the creation form beside it
+    join = page.locator("#code-form").evaluate("f => f.closest('section').getBoundingClientRect()"
+                                               ".height")
+    create = page.locator("#create").bounding_box()
+    assert create is not None and join < create["height"] / 2
+    _shot(page, "lobby-1280")
     assert not page.errors, page.errors
     page.context.close()
 

@@ -31,6 +31,9 @@ def test_the_clock_plays_for_a_player_who_lets_it_run_out(make_client: Any,
         clock.advance(10.0)
         u = waiter.until("update")  # nobody acts: the clock runs out and the bot plays
         assert u["seat"] == mover and u["kind"] == "action"
+        # the update says the bot made that decision, to the player and to the others
+        assert u["stand_in"] == "clock"
+        assert players[1 - mover].until("update")["stand_in"] == "clock"
         assert u["v"] == waiter.msgs[0]["v"] + 1  # one decision, then the next clock
         # then the other player's clock: the game goes on with nobody acting
         clock.advance(10.0)
@@ -55,6 +58,7 @@ def test_acting_in_time_stops_the_clock(make_client: Any, clock: ManualClock) ->
         u = p.until("update")
         n = len(p.msgs)
         assert u["seat"] == mover and u["action"] == action  # the player's own, not the bot's
+        assert "stand_in" not in u
         # the clock starts again for the next decision: 10 s from now, not from the first turn
         assert clock.next_due() == 10.0
         clock.advance(9.0)
@@ -110,3 +114,27 @@ def test_the_clock_runs_again_after_a_reconnect(make_client: Any, clock: ManualC
             clock.advance(1.0)  # its clock ran out: the bot plays this one decision
             u = me.until("update")
             assert u["seat"] == 0 and u["v"] == v + 1
+            assert u["stand_in"] == "clock"
+
+
+def test_a_missed_update_says_the_stand_in_played_it(make_client: Any,
+                                                      clock: ManualClock) -> None:
+    """A player gone long enough for the stand-in to take the seat finds, on coming back,
+    which of the missed decisions the bot made for them (``stand_in``: "away")."""
+    c = make_client(clock=clock, bot_timeout=5.0, bot_delay=0.0)
+    r = _table(c, 0)
+    with c.websocket_connect(f"/ws/{r['id']}") as w1:
+        other = hello(w1, r["token1"])
+        st = other.state
+        assert st is not None
+        if st["deal"]["to_move"] == 1:  # make it seat 0's turn
+            w1.send_json({"type": "act", "action": st["deal"]["legal_actions"][0]})
+            other.until("update")
+        v = other.v
+        clock.advance(5.0)  # seat 0 never came: its stand-in takes the seat and plays
+        u = other.until("update")
+        assert u["seat"] == 0 and u["stand_in"] == "away"
+    with c.websocket_connect(f"/ws/{r['id']}") as w0:
+        me = hello(w0, r["token"], since=v)
+        missed = me.msgs[0]["missed"]
+        assert missed and missed[0]["seat"] == 0 and missed[0]["stand_in"] == "away"

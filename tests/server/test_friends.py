@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tute.server.clock import ManualClock
+
 from .conftest import choose, hello
 
 pytestmark = pytest.mark.timeout(90)
@@ -82,7 +84,9 @@ def test_chat_can_be_turned_off(client: TestClient) -> None:
 
 
 def _finish(client: TestClient, r: dict[str, Any], j: dict[str, Any],
-            stack: ExitStack) -> tuple[Any, Any]:
+            stack: ExitStack, clock: ManualClock | None = None) -> tuple[Any, Any]:
+    """Both players play at random to the end of the match; on a ``clock``, a tenth of a
+    second passes before each message (the connections' rate limits refill with it)."""
     rng = random.Random(2)
     wa = stack.enter_context(client.websocket_connect(f"/ws/{r['id']}"))
     wb = stack.enter_context(client.websocket_connect(f"/ws/{r['id']}"))
@@ -92,9 +96,13 @@ def _finish(client: TestClient, r: dict[str, Any], j: dict[str, Any],
         for p in players:
             while p.state["deal"]["to_move"] == p.seat and not p.state["over"] and \
                     p.state["deal"]["legal_actions"]:
+                if clock is not None:
+                    clock.advance(0.1)
                 p.send({"type": "act", "action": choose(p.state, rng)})
                 p.until("update")
             for q in players:  # everyone catches up
+                if clock is not None:
+                    clock.advance(0.1)
                 q.send({"type": "ping"})
                 q.until("pong")
     return a, b
@@ -171,3 +179,42 @@ def test_one_rematch_table_even_after_the_first_was_forgotten(make_client: Any,
         assert hello(ws, first["token"]).seat == 0
     hub = c2.app.state.hub  # no second rematch table: the old one and its rematch alone
     assert set(hub.tables) <= {r["id"], first["id"]}
+
+
+def test_a_rematch_runs_nobodys_countdown_before_they_accept(make_client: Any,
+                                                             clock: ManualClock) -> None:
+    """The first player to ask makes the rematch; the others have not accepted yet (they
+    may be reading the result): no stand-in countdown and no turn clock runs for them until
+    they come to the new table, and then both run as at any table."""
+    c = make_client(clock=clock, bot_timeout=20.0)
+    r, j = _pair(c, options={"games_to_win": 1}, clock=10)
+    with ExitStack() as stack:
+        a, b = _finish(c, r, j, stack, clock)
+        a.send({"type": "rematch"})
+        ra = a.until("rematch")
+        rb = b.until("rematch")
+        table = c.app.state.hub.tables[ra["id"]]
+        seats = c.get(f"/api/tables/{ra['id']}").json()["seats"]
+        assert [s["pending"] for s in seats] == [True, True]
+        assert [s["bot_in"] for s in seats] == [None, None]
+        assert table._turn is None  # not even the first player's clock
+        ana = hello(stack.enter_context(c.websocket_connect(f"/ws/{ra['id']}")), ra["token"])
+        seats = ana.msgs[0]["table"]["seats"]
+        assert [s["pending"] for s in seats] == [False, True] and seats[1]["bot_in"] is None
+        rng = random.Random(3)
+        while ana.state["deal"]["to_move"] == 0:  # Ana plays until it is Bea's turn
+            clock.advance(0.1)
+            ana.send({"type": "act", "action": choose(ana.state, rng)})
+            ana.until("update")
+        assert table._turn is None  # Bea's clock waits for her
+        v = ana.v
+        clock.advance(600.0)  # long past any clock and any stand-in's countdown
+        ana.send({"type": "ping"})
+        assert ana.until("pong")["v"] == v  # nobody played for Bea
+        bea = hello(stack.enter_context(c.websocket_connect(f"/ws/{ra['id']}")), rb["token"])
+        assert not bea.msgs[0]["table"]["seats"][1]["pending"]
+        assert table._turn is not None and table._turn[0] == 1  # her clock runs now
+        clock.advance(10.0)
+        u = bea.until("update")
+        assert u["seat"] == 1 and u["stand_in"] == "clock"
+

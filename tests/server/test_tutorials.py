@@ -430,3 +430,30 @@ def test_try_names_a_cante_in_words() -> None:
     assert exc.value.code == "not_this_one"
     assert "cantar las cuarenta" in exc.value.reason["es"]
     assert "singing the forty" in exc.value.reason["en"]
+
+
+@browser_test
+@pytest.mark.timeout(240)
+def test_browser_a_lesson_keeps_the_hand_above_the_fold(browser: Any,
+                                                        start: Callable[..., str]) -> None:
+    """At 1280x800 a lesson's words sit beside the felt and the whole hand is in the screen
+    without scrolling (each game's first lesson: the fullest hands); on a phone the words
+    come first, above the felt."""
+    base = start()
+    firsts = {x.game: x for x in reversed(LESSONS)}  # each game's first lesson
+    for x in firsts.values():
+        page = _lesson_page(browser, base, x.id)
+        box = page.evaluate("""() => { const r = (s) => document.querySelector(s)
+              .getBoundingClientRect();
+            const cards = [...document.querySelectorAll('.hand-card')]
+              .map(c => c.getBoundingClientRect().bottom);
+            return {hand: Math.max(...cards), felt: r('#felt'), lesson: r('#lesson')}; }""")
+        assert box["hand"] <= DESKTOP["height"], (x.id, box["hand"])
+        assert box["lesson"]["left"] >= box["felt"]["right"] - 1, x.id  # beside it
+        assert box["lesson"]["bottom"] <= DESKTOP["height"], x.id
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    page = _lesson_page(browser, base, LESSONS[0].id, PHONE)
+    lesson, felt = (page.locator(s).bounding_box() for s in ("#lesson", "#felt"))
+    assert lesson is not None and felt is not None and lesson["y"] < felt["y"]
+    page.context.close()

@@ -49,6 +49,10 @@ def main() -> None:
     p.add_argument("--analysis-game-seconds", type=float, default=budget.game_seconds,
                    help="at most this many seconds of search a game; the decisions not reached "
                    f"keep the double-dummy measure alone (default {budget.game_seconds:g})")
+    p.add_argument("--no-warm-hints", dest="warm_hints", action="store_false",
+                   help="do not prepare the hints' search in the bot pool when a table with "
+                   "hints starts (the first hint then loads it: half a minute on a fresh "
+                   "install)")
     p.add_argument("--log-level", default="info")
     a = p.parse_args()
     try:
@@ -62,7 +66,7 @@ def main() -> None:
             max_tables=a.max_tables, create_per_minute=a.create_per_minute, ws_rate=a.ws_rate,
             waiting_ttl=a.waiting_ttl, abandon_after=a.abandon_after,
             analysis_budget=analysis, redis_url=a.redis,
-            insecure_cookies=a.insecure_cookies)
+            insecure_cookies=a.insecure_cookies, warm_hints=a.warm_hints)
     except StorageError as exc:  # one line and status 2, like any bad argument
         p.exit(2, f"{p.prog}: error: {exc}\n")
 

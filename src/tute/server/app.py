@@ -60,7 +60,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                analysis_budget: SearchBudget | None = None,
                clock: Clock | None = None, seeds: random.Random | None = None,
                gate: Gate | None = None, redis_url: str | None = None,
-               insecure_cookies: bool | None = None) -> FastAPI:
+               insecure_cookies: bool | None = None, warm_hints: bool = True) -> FastAPI:
     """The tute web app. Storage: ``database_url``, else env ``TUTE_DATABASE_URL``, else a
     SQLite file in ``data_dir``. ``bot_timeout``: seconds before a bot plays for an absent
     player; ``bot_delay``/``trick_pause``: how long bots wait so people can follow;
@@ -75,8 +75,11 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     (else env ``TUTE_REDIS_URL``): one process of a site of several sharing a PostgreSQL
     database and a Redis (docs/cluster.md); ``insecure_cookies`` (else env
     ``TUTE_INSECURE_COOKIES=1``): the session cookie without ``Secure``, for a server on a
-    local network reached over plain http (docs/accounts.md). A bad URL or a missing driver raises
-    :class:`~tute.server.store.StorageError` here, before anything is served."""
+    local network reached over plain http (docs/accounts.md); ``warm_hints``: when a table
+    where hints may be asked starts, the bot pool prepares their search in the background
+    (tests turn it off: it costs each fresh pool a second of CPU a worker). A bad URL or a
+    missing driver raises :class:`~tute.server.store.StorageError` here, before anything is
+    served."""
     limits = limits or Limits()
     url = database_url or os.environ.get("TUTE_DATABASE_URL")
     if not url:
@@ -95,7 +98,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
                          spectators_per_address=limits.spectators_per_address,
                          seat_clients=limits.seat_connections,
                          unclaimed_ttl=limits.unclaimed_ttl,
-                         clock=clock or Clock())
+                         clock=clock or Clock(), warm_hints=warm_hints)
     # per address, shared by its connections: reconnecting starts no new bucket
     server = ServerState(
         config=config, limits=limits, gate=gate,

@@ -58,6 +58,13 @@ def _hint(view: SeatView, seed: int) -> dict[str, Any]:
     return suggest(view, seed).to_json()
 
 
+def _warm() -> bool:
+    """In the worker: load the hints' search (tute.hints.prepare); whether it is ready."""
+    from ..hints import prepare
+
+    return prepare()
+
+
 _SOLVERS: dict[str, Any] = {}
 
 
@@ -101,6 +108,34 @@ class BotPool:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
         self.workers = workers or max(1, min(4, cores))
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: asyncio.Future[list[Any]] | None = None
+
+    def warm(self) -> None:
+        """Prepare the hints' search in the background, once per pool: the workers start and
+        each loads the solver's compiled code (from numba's cache, or compiled on a fresh
+        install: half a minute), so the first hint after a start does not wait for it. One
+        task per worker: each holds its worker for a while, so idle workers take one each."""
+        if self._warming is not None:
+            return
+        loop = asyncio.get_running_loop()
+        tasks = [loop.run_in_executor(self._executor(), _warm) for _ in range(self.workers)]
+        self._warming = asyncio.gather(*tasks, return_exceptions=True)
+
+    def readiness(self) -> str:
+        """The hints' search in the pool: "cold" (not prepared: the first hint loads it),
+        "preparing", "ready", or "failed" (a worker could not load it)."""
+        if self._warming is None:
+            return "cold"
+        if not self._warming.done():
+            return "preparing"
+        return "ready" if all(r is True for r in self._warming.result()) else "failed"
+
+    async def warmed(self) -> bool:
+        """Whether warming was asked for and every worker's search is ready (waits for it)."""
+        if self._warming is None:
+            return False
+        done = await asyncio.shield(self._warming)
+        return all(r is True for r in done)
 
     async def choose(self, spec: str, seed: int, view: SeatView,
                      legal: Sequence[Action]) -> str:
@@ -140,6 +175,7 @@ class BotPool:
         return self._pool
 
     def close(self) -> None:
+        self._warming = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..bots import LEVELS as BOT_LEVELS
@@ -271,7 +271,8 @@ class Hub:
         return table, you, token
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
-                    chat: bool, hints: bool = False, clock: int = 0) -> Table:
+                    chat: bool, hints: bool = False, clock: int = 0,
+                    pending: Collection[int] = ()) -> Table:
         """Store a new table (and, with chat off, hints on or a turn clock, its settings) and
         start its actor."""
         var = match.variant
@@ -294,7 +295,7 @@ class Hub:
             raise TableError("storage", "the table could not be saved; try again later"
                              ) from None
         table = Table(row, match, self.store, self.config, on_idle=self._retire, chat=chat,
-                      on_rematch=self.rematch, hints=hints, clock=clock)
+                      on_rematch=self.rematch, hints=hints, clock=clock, pending=pending)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -343,8 +344,9 @@ class Hub:
             else:
                 built.append(Seat(st.kind, st.name, st.level))
         host = old.host if old.host is not None and old.host in tokens else min(tokens)
+        # its players accept by coming: nobody's countdown runs before (Seat.pending)
         table = await self._open(match, built, host, old.public, old.chat, old.hints,
-                                 old.clock)
+                                 old.clock, pending=set(tokens))
         table.creator = old.creator
         return table, tokens
 
@@ -515,28 +517,35 @@ def _frames(rec: dict[str, Any]) -> dict[str, Any]:
     m = Match.from_record({k: v for k, v in rec.items() if k != "players"})
     # replay again from scratch, recording a frame after every action
     replay = Match.new(m.variant, seed=m.seed, options=m.options, first_dealer=m.first_dealer)
-    frames = [_frame(replay, None, None)]
+    frames = [_frame(replay, None, None, False)]
     for d in rec["deals"]:
         for a in d["actions"]:
             seat = replay.to_move
+            deal, tricks = replay.deal, len(replay.deal.tricks)
             replay.apply(a)
-            frames.append(_frame(replay, seat, a))
+            frames.append(_frame(replay, seat, a, len(deal.tricks) > tricks))
     return {"record": rec, "seats": replay.deal.seats, "frames": frames}
 
 
-def _frame(m: Match, seat: int | None, action: str | None) -> dict[str, Any]:
+def _frame(m: Match, seat: int | None, action: str | None, took: bool) -> dict[str, Any]:
+    """The position after ``action``; ``took``: that action finished a trick, which the
+    frame shows whole, with its winner (the next frame starts the next trick)."""
     deal = m.deal
     shown = deal
     # right after a deal ends the match deals the next one: show the finished deal's end
     if seat is not None and not deal.actions and len(m.deals) > 1:
         shown = m.deals[-2]
     n = m.deals.index(shown) + 1
+    whole = shown.tricks[-1] if shown.tricks and not shown.trick and (
+        took or shown.is_over()) else None
     return {
         "deal_number": n, "seat": seat, "action": action,
         "hands": [shown.hand(s).to_list() for s in range(shown.seats)],
         "trick": [[s, str(c)] for s, c in shown.trick] or (
-            [[s, str(c)] for s, c in shown.tricks[-1].plays()]
-            if shown.tricks and shown.is_over() else []),
+            [[s, str(c)] for s, c in whole.plays()] if whole is not None else []),
+        # the trick shown whole: who took it and its points
+        "trick_winner": None if whole is None else whole.winner,
+        "trick_points": None if whole is None else whole.points,
         "trump": None if shown.trump is None else shown.trump.letter,
         "trump_card": None if shown.trump_card is None else str(shown.trump_card),
         "upcard": None if shown.upcard is None else str(shown.upcard),

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 
 from ..i18n import LANGS, catalogue
+from .botpool import shared_pool
 from .hub import LEVELS, variants_json
 from .protocol import PROTOCOL
 from .shared import hub_of
@@ -34,7 +35,8 @@ for _path in ("/", "/t/{table_id}", "/r/{table_id}", "/a/{table_id}", "/j/{code}
 
 @router.get("/api/health")
 async def health(request: Request) -> dict[str, Any]:
-    return {"ok": True, "protocol": PROTOCOL, "tables": len(hub_of(request).tables)}
+    return {"ok": True, "protocol": PROTOCOL, "tables": len(hub_of(request).tables),
+            "hints": shared_pool().readiness()}
 
 
 @router.get("/api/variants")

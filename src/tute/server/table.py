@@ -22,7 +22,7 @@ import logging
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,9 @@ class TableConfig:
     chat_burst: int = 4
     hint_rate: float = 0.2  # hints per second per seat (bursts of hint_burst): CPU of the pool
     hint_burst: int = 3
+    # prepare the hints' search in the bot pool when a table where hints may be asked starts
+    # (the first hint then does not wait for the solver to load); tests turn it off
+    warm_hints: bool = True
     clock: Clock = field(default_factory=Clock)  # every timer's time (tests: a ManualClock)
 
 
@@ -194,6 +197,9 @@ class Seat:
     chat: tuple[float, float] = (0.0, 0.0)  # chat token bucket: (tokens, last refill)
     hint: tuple[float, float] = (0.0, 0.0)  # hint token bucket: (tokens, last refill)
     hinting: bool = False  # a hint of this seat is being computed
+    # A rematch's seat whose player has not come yet (in memory only): nobody's countdown
+    # runs for it, neither the stand-in's nor the turn clock, until they accept by coming.
+    pending: bool = False
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "level": self.level,
@@ -211,6 +217,9 @@ class _Update:
     seat: int | None
     action: str | None
     segments: tuple[tuple[int, int, int], ...]  # (deal index, first event, end) per deal
+    # a bot made this decision for a human seat: "clock" (its turn clock ran out) or "away"
+    # (its player is gone and the stand-in holds the seat); None: the seat's own player
+    stand_in: str | None = None
 
 
 def make_table_bot(level: str, seed: int) -> Bot:
@@ -229,7 +238,8 @@ class Table:
                  chat_log: Sequence[dict[str, Any]] = (),
                  on_rematch: Callable[[Table, int],
                                       Awaitable[tuple[Table, dict[int, str], bool]]]
-                 | None = None, hints: bool = False, clock: int = 0):
+                 | None = None, hints: bool = False, clock: int = 0,
+                 pending: Collection[int] = ()):
         self.id = row.id
         self.code = row.code
         self.row = row
@@ -237,7 +247,8 @@ class Table:
         self.store = store
         self.config = config
         self.seats = [Seat(s["kind"], s.get("name", ""), s.get("level") or "medio",
-                           s.get("token_hash")) for s in row.seats]
+                           s.get("token_hash"), pending=i in pending)
+                      for i, s in enumerate(row.seats)]
         self.host = row.host
         self.public = row.public
         self.status = row.status
@@ -282,8 +293,9 @@ class Table:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         self._check_expiry()
         if self.status == "playing":
+            self._warm_hints()
             for s, seat in enumerate(self.seats):
-                if seat.kind == "human" and not seat.clients:
+                if seat.kind == "human" and not seat.clients and not seat.pending:
                     self._arm_timer(s)
             self._kick()
 
@@ -335,7 +347,7 @@ class Table:
         return [{"seat": i, "kind": s.kind, "name": s.name,
                  "level": s.level if s.kind == "bot" else None,
                  "online": bool(s.clients) or s.kind == "bot", "away": s.away,
-                 "bot_in": _seconds_left(self.timekeeper, s.timer)}
+                 "bot_in": _seconds_left(self.timekeeper, s.timer), "pending": s.pending}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -415,6 +427,9 @@ class Table:
             st = self.seats[seat]
             changed = not st.clients or st.away
             st.clients.add(client)
+            if st.pending:  # the rematch accepted: its countdowns may run from now on
+                st.pending = False
+                self._kick()
             if st.timer:
                 st.timer.cancel()
                 st.timer = None
@@ -541,8 +556,12 @@ class Table:
         """The update as ``seat`` (None: a spectator) saw it: its events and its action are
         both that audience's copy (see :func:`action_for`)."""
         evs = self._events_json(u, seat)
-        return {"v": u.v, "kind": u.kind, "seat": u.seat, "action": action_for(u.action, evs),
-                "events": evs}
+        out: dict[str, Any] = {"v": u.v, "kind": u.kind, "seat": u.seat,
+                               "action": action_for(u.action, evs),
+                               "events": evs}
+        if u.stand_in is not None:
+            out["stand_in"] = u.stand_in
+        return out
 
     def _events_json(self, u: _Update, seat: int | None) -> list[dict[str, Any]]:
         """The update's engine events as ``seat`` (None: a spectator) may see them."""
@@ -617,7 +636,8 @@ class Table:
         self.intents += 1
         await self._accept(seat, msg["action"], ref=msg.get("ref"))
 
-    async def _accept(self, seat: int, text: str, ref: str | None = None) -> None:
+    async def _accept(self, seat: int, text: str, ref: str | None = None,
+                      stand_in: str | None = None) -> None:
         try:
             act = parse_action(text)
         except InvalidNotationError as exc:
@@ -653,7 +673,7 @@ class Table:
         self.v = v
         if over:
             self.status = "finished"
-        u = _Update(v, "action", seat, str(act), tuple(segments))
+        u = _Update(v, "action", seat, str(act), tuple(segments), stand_in)
         self.history.append(u)
         self._broadcast_update(u, ref)
         if over:
@@ -691,6 +711,8 @@ class Table:
         # the action is rendered from each audience's events: it hides what they hide
         head = {"type": "update", "v": u.v, "kind": u.kind, "seat": u.seat,
                 "action": action_for(u.action, shared)}
+        if u.stand_in is not None:  # public, as the seats' away and the turn clock are
+            head["stand_in"] = u.stand_in
         if self.spectators:
             text = dumps({**head, "events": shared, "delta": pub_delta})
             for c in self.spectators:
@@ -857,6 +879,18 @@ class Table:
         # ``v``: the version it is for (a player who acted meanwhile can tell it is old)
         client.send({"type": "hint", "v": v, "ref": ref, **hint})
 
+    def _hints_possible(self) -> bool:
+        """Whether some player here may ask for a hint (see :meth:`_hint`)."""
+        return any(st.kind == "human" and (self.hints or all(
+            o.kind == "bot" for j, o in enumerate(self.seats) if j != i))
+            for i, st in enumerate(self.seats))
+
+    def _warm_hints(self) -> None:
+        """A game with hints starts: the bot pool prepares their search in the background
+        (once per pool), so the first hint does not wait half a minute for it."""
+        if self.config.warm_hints and not self.match.is_over() and self._hints_possible():
+            shared_pool().warm()
+
     def _hint_allowed(self, st: Seat) -> bool:
         """A token bucket per seat: hint_rate hints a second, bursts of hint_burst."""
         now = self.timekeeper.monotonic()
@@ -923,8 +957,9 @@ class Table:
         self._check_expiry()
         self._broadcast_seats()
         if started:
+            self._warm_hints()
             for i, s in enumerate(self.seats):
-                if s.kind == "human" and not s.clients:
+                if s.kind == "human" and not s.clients and not s.pending:
                     self._arm_timer(i)
             self._kick()
 
@@ -966,6 +1001,9 @@ class Table:
             return
         seat = self.match.to_move
         if seat is None:
+            return
+        if self.seats[seat].pending:  # no clock for a rematch not accepted yet
+            self._stop_clock()
             return
         if not self.seats[seat].bot_plays:
             self._start_clock(seat)
@@ -1042,8 +1080,10 @@ class Table:
                 self.status != "playing"):
             self._kick()  # the table moved on (the player came back, or acted, or it stopped)
             return
+        st = self.seats[seat]
+        stand_in = None if st.kind != "human" else "clock" if forced else "away"
         try:
-            await self._accept(seat, action)
+            await self._accept(seat, action, stand_in=stand_in)
         except TableError as exc:
             log.error("table %s: bot action %s refused: %s", self.id, action, exc.reason)
 

@@ -118,7 +118,7 @@ export function analysisHTML(id, data, me, progress, filed = new Map()) {
   const picks = data.deals > 1 ? `<div class="deal-pick">${[...Array(data.deals).keys()].map((k) =>
     `<button data-deal="${k}" class="${k === deal ? "primary" : ""}" aria-pressed="${k === deal}">${t("dealPick")} ${k + 1}</button>`).join("")}</div>` : "";
   const mistakes = decisions.filter(isMistake);
-  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) => `<li>${mistakeHTML(data, d)}${byBot(data, d.seat) ? reportHTML(d, filed) : ""}</li>`).join("")}</ul>`
+  const list = mistakes.length ? `<ul class="mistakes" id="mistakes">${mistakes.map((d) => `<li>${mistakeHTML(data, d)} ${replayLink(id, d)}${byBot(data, d.seat) ? reportHTML(d, filed) : ""}</li>`).join("")}</ul>`
     : `<p class="muted">${t("analysisNoMistakes", MARGIN)}</p>`;
   const extra = data.deals > 1 && data.game_summary
     ? `<h3 class="small">${t("gameSummary")}</h3>${summaryHTML(data, data.game_summary, "game-summary")}` : "";
@@ -133,8 +133,8 @@ export function analysisHTML(id, data, me, progress, filed = new Map()) {
       ${botMovesHTML(data, decisions, (d) => botLine(data, d), filed)}
       <section class="panel-card"><h2>${t("analysisSummary")}</h2>${summaryHTML(data, data.summary, "analysis-summary")}
         <p class="muted small">${t("summaryNote", MARGIN)}</p>${extra}</section>
-      <div class="buttons"><a class="btn" href="/r/${esc(id)}" data-nav>${t("replay")}</a>
-        <a class="btn ghost" href="/" data-nav>${t("backToLobby")}</a></div>
+      <div class="buttons"><a class="btn" href="/r/${esc(id)}" data-nav id="analysis-replay">${t("analysisReplay")}</a>
+        <a class="btn ghost" href="/" data-nav id="analysis-back">${t("backToLobby")}</a></div>
     </main>`;
 }
 
@@ -181,6 +181,11 @@ function botLine(data, d) {
   return t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(best), num(lossOf(d)));
 }
 
+// The replay opened at the position of the decision (its frame: the one before its action).
+function replayLink(id, d) {
+  return `<a class="btn small mistake-replay" href="/r/${esc(id)}?at=${d.index}" data-nav>${esc(t("mistakeReplay"))}</a>`;
+}
+
 function ddText(d) {
   if (d.dd_loss === null || d.dd_loss === undefined) return t("ddNone");
   if (d.dd_loss === 0) return t("ddSame");
@@ -194,14 +199,17 @@ function ddText(d) {
 function chartHTML(data, decisions, me) {
   const two = new Set(data.sides).size === 2;
   const side = two && me !== null ? data.sides[me] : 0;
-  const W = 320, H = 160, pad = 18;
-  const xs = (i) => pad + (decisions.length > 1 ? (i * (W - 2 * pad)) / (decisions.length - 1) : (W - 2 * pad) / 2);
+  // the plot inside its axes: the points on the left, the tricks below
+  const W = 320, H = 184, pad = 10, left = 40, bottom = 34;
+  const plotW = W - left - pad;
+  const xs = (i) => left + (decisions.length > 1 ? (i * plotW) / (decisions.length - 1) : plotW / 2);
   const val = (d) => {
     const v = two && side === 1 ? -d.dd_value : d.dd_value;
     return Math.max(-CLAMP, Math.min(CLAMP, v));
   };
   const top = Math.max(20, ...decisions.map((d) => Math.abs(val(d))));
-  const ys = (v) => H / 2 - (v * (H / 2 - pad)) / top;
+  const mid = (H - bottom + pad) / 2;
+  const ys = (v) => mid - (v * (mid - pad)) / top;
   const lines = two ? [[null, decisions.map((d, i) => [i, d])]]
     : [...new Set(decisions.map((d) => d.seat))].map((s) => [s, decisions.map((d, i) => [i, d]).filter(([, d]) => d.seat === s)]);
   const paths = lines.map(([s, pts], k) => `<polyline class="chart-line" stroke="${COLORS[(s ?? k) % COLORS.length]}"
@@ -215,10 +223,24 @@ function chartHTML(data, decisions, me) {
   const legend = two ? "" : `<p class="small">${lines.map(([s]) => `<span style="color:${COLORS[s % COLORS.length]}">■</span> ${esc(nameOf(data, s))}`).join(" · ")}</p>`;
   const marks = data.measure !== "double_dummy" ? `<p class="small muted">${t("chartMarks")}</p>` : "";
   return `<figure class="chart"><svg id="margin-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">
-      <line x1="${pad}" x2="${W - pad}" y1="${H / 2}" y2="${H / 2}" stroke="#888" stroke-dasharray="3 3"/>
-      <text x="2" y="${pad - 4}" font-size="10" fill="currentColor">+${Math.round(top)}</text>
-      <text x="2" y="${H - 4}" font-size="10" fill="currentColor">−${Math.round(top)}</text>
+      ${axesHTML(decisions, xs, ys, top, { W, H, pad, left, bottom, mid })}
       ${paths}${dots}</svg><figcaption class="small">${esc(label)}</figcaption>${legend}${marks}</figure>`;
+}
+
+// The chart's axes: the points (+top, 0, −top) on the left, a tick at each trick's first
+// decision below, each axis named.
+function axesHTML(decisions, xs, ys, top, g) {
+  const base = g.H - g.bottom;
+  const firsts = decisions.map((d, i) => [d.trick, i]).filter(([tr], k) => k === 0 || decisions[k - 1].trick !== tr);
+  const ticks = firsts.map(([tr, i]) => `<line class="axis" x1="${xs(i).toFixed(1)}" x2="${xs(i).toFixed(1)}" y1="${base}" y2="${base + 4}"/>
+    <text class="axis-label" x="${xs(i).toFixed(1)}" y="${base + 14}" text-anchor="middle">${tr}</text>`).join("");
+  const y = (v, text) => `<text class="axis-label" x="${g.left - 4}" y="${(ys(v) + 3).toFixed(1)}" text-anchor="end">${text}</text>`;
+  return `<line class="axis" x1="${g.left}" x2="${g.left}" y1="${g.pad}" y2="${base}"/>
+    <line class="axis" x1="${g.left}" x2="${g.W - g.pad}" y1="${base}" y2="${base}"/>
+    <line x1="${g.left}" x2="${g.W - g.pad}" y1="${g.mid}" y2="${g.mid}" stroke="#888" stroke-dasharray="3 3"/>
+    ${y(top, `+${Math.round(top)}`)}${y(0, "0")}${y(-top, `−${Math.round(top)}`)}${ticks}
+    <text class="axis-title" x="${(g.left + g.W - g.pad) / 2}" y="${g.H - 3}" text-anchor="middle">${esc(t("chartAxisTrick"))}</text>
+    <text class="axis-title" transform="translate(10 ${g.mid}) rotate(-90)" text-anchor="middle">${esc(t("chartAxisPoints"))}</text>`;
 }
 
 // Per player (the server's summary of the deal, or of the game): decisions, and by each

@@ -72,7 +72,8 @@ function trumpHTML(m) {
 }
 
 // model: {n, me, bottom (draw the bottom seat on the felt: spectators), names[], status[],
-//         hands[], sizes[], open, trick [[seat, card]], winner, toMove, dealer, mano, idle[],
+//         hands[], sizes[], open, trick [[seat, card]], winner, fresh (the seat whose card
+//         was just played: the replay marks it), toMove, dealer, mano, idle[],
 //         trump, trumpCard, upcard, stockCount, tableCard}
 export function boardHTML(m) {
   let seats = "";
@@ -82,7 +83,7 @@ export function boardHTML(m) {
     seats += seatHTML(m, s, pos);
   }
   const trick = (m.trick || []).map(([s, c]) =>
-    `<div class="played from-${position(s, m.me, m.n)} ${m.winner === s ? "winner" : ""}" data-seat="${s}">${cardFace(c, "table")}
+    `<div class="played from-${position(s, m.me, m.n)} ${m.winner === s ? "winner" : ""} ${m.fresh === s ? "fresh" : ""}" data-seat="${s}">${cardFace(c, "table")}
      <span class="by">${esc(m.names[s])}</span></div>`).join("");
   return `<div class="felt n${m.n} ${m.bottom ? "with-bottom" : ""}">${seats}
     <div class="center"><div class="trick" role="group" aria-label="${t("liveTrick")}">${trick}</div>${trumpHTML(m)}</div></div>`;

@@ -23,3 +23,12 @@ export function chatHTML(T) {
       placeholder="${esc(t("chatPlaceholder"))}" aria-label="${esc(t("chatPlaceholder"))}"><button>${t("send")}</button></form>` : ""}
   </details>`;
 }
+
+// On a phone the chat lies below the hand, out of sight while playing: a badge fixed at the
+// screen's edge says how many lines are unread and takes the player to them (on a desktop
+// the side column keeps the chat's own badge in view, and the stylesheet hides this one).
+export function chatBadgeHTML(T) {
+  if (!T.info.chat || !T.unread || T.chatOpen) return "";
+  return `<button type="button" class="chat-jump" id="chat-jump" data-do="chat-jump"
+    aria-label="${esc(t("chatUnread", T.unread))}">${esc(t("chat"))} <span class="unread">${T.unread}</span></button>`;
+}

@@ -4,6 +4,7 @@
 import { sayText, t } from "./i18n.js";
 import { esc, gameInfo } from "./util.js";
 import { sheetHTML } from "./sheet.js";
+import { houseRulesHTML } from "./houserules.js";
 
 const dialog = (cls, body, label) =>
   `<div class="overlay"><div class="dialog ${cls}" role="dialog" aria-modal="true" aria-label="${esc(label)}">${body}</div></div>`;
@@ -19,6 +20,7 @@ export function waitingDialog(C) {
     <ul class="list">${T.info.seats.map((s, i) => `<li><span>${t("seat", i + 1)}</span>
       <span class="name">${s.kind === "open" ? `<i>${t("openSeat")}</i>` : esc(C.seatName(i))}</span></li>`).join("")}</ul>
     <p class="table-terms" id="table-terms">${tableTerms(T.info)}</p>
+    ${houseRulesHTML(T.info)}
     ${canJoin ? `<p>${t("joinPrompt")}</p><label class="name-field">${t("yourName")}
       <input id="join-name" maxlength="24" value="${esc(T.account?.name ?? C.local.name)}" ${T.account ? "disabled" : ""}></label>
       <button class="primary" data-do="join" id="join-btn">${t("sit")}</button>` : ""}
@@ -98,7 +100,9 @@ export function matchDialog(C) {
   const rm = T.rematch;
   const again = rm && !rm.token ? `<a class="btn primary" href="${esc(rm.url)}" data-nav>${t("watch")}</a>`
     : `<button class="primary" data-do="again" id="again-btn" ${T.rematchWaiting ? "disabled" : ""}>${T.rematchWaiting ? t("rematchWait") : t("playAgain")}</button>`;
-  return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>
+  // another player asked for the rematch: it waits for this one, with no clock running
+  const offered = rm && rm.token && !T.rematchWaiting ? `<p class="rematch-offer" id="rematch-offer" role="status">${esc(t("rematchOffered"))}</p>` : "";
+  return dialog("result-dialog", `<h2>${t("matchOver")}</h2><p class="winner ${r.winner === mySide ? "win" : ""}">${head}</p>${offered}
     <p>${t(r.losses ? "lostGames" : r.balances ? "balance" : "games")}: ${score.map((g, sd) => `${esc(C.sideName(sd))} <b>${g}</b>`).join(" · ")} (${t(r.deals === 1 ? "dealsN1" : "dealsN", r.deals)})</p>
     ${T.state.last_deal ? `<p class="muted">${verdict(C, T.state.last_deal)}</p>${resultTable(C, T.state.last_deal)}` : ""}
     <div class="buttons">${again}
@@ -121,7 +125,7 @@ export function rulesHTML(variantId) {
 }
 
 export function helpDialog(C) {
-  return dialog("help-dialog", `<h2>${t("rulesTitle", esc(C.title))}</h2>${rulesHTML(C.T.info.variant)}
+  return dialog("help-dialog", `<h2>${t("rulesTitle", esc(C.title))}</h2>${houseRulesHTML(C.T.info)}${rulesHTML(C.T.info.variant)}
     <p class="muted">${t("helpPage")}</p>
     <div class="buttons"><button class="primary" data-do="close">${t("closeBtn")}</button>
     <a class="btn" href="/reglas/${esc(C.T.info.variant)}" target="_blank" rel="noopener">${t("rulesLink")}</a></div>`, t("help"));

@@ -1,7 +1,9 @@
 // The replay of a finished game: every position with all hands open, step by step or trick
-// by trick, with the cantes so far and each deal's result.
-import { t, actionLabel } from "./i18n.js";
-import { esc, api, loadVariants } from "./util.js";
+// by trick, with the cantes so far and each deal's result. Each step says what was just done
+// and whose turn it is; the trick builds up card by card (the newest marked), and a finished
+// trick stays whole for a step with its winner named.
+import { t, actionLabel, cardName } from "./i18n.js";
+import { esc, api, loadVariants, CARD_RE } from "./util.js";
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { boardHTML, cardFace } from "./board.js";
 import { variantName } from "./table.js";
@@ -26,24 +28,34 @@ export async function replayPage(id) {
   // the frames that end a trick (or a deal): where "next trick" stops
   const stops = frames.map((f, k) => k).filter((k) => k === 0 || k === frames.length - 1
     || frames[k].tricks !== frames[k - 1].tricks || frames[k].deal_number !== frames[k - 1].deal_number);
-  let i = 0, playing = null;
+  // ?at=N opens the replay at frame N (the analysis links each mistake to its position)
+  const at = Number(new URLSearchParams(location.search).get("at"));
+  let i = Number.isInteger(at) && at > 0 ? Math.min(at, frames.length - 1) : 0, playing = null;
   const render = () => {
     const f = frames[i];
     const board = boardHTML({
       n, me: 0, open: true, bottom: false, names: [...Array(n).keys()].map(nameOf),
       hands: f.hands, sizes: f.hands.map((h) => h.length), trick: f.trick, toMove: f.to_move,
+      winner: f.trick_winner, fresh: f.action && CARD_RE.test(f.action) ? f.seat : null,
       dealer: f.dealer, mano: null, trump: f.trump, trumpCard: f.upcard ? null : f.trump_card,
       upcard: f.upcard, stockCount: f.stock_count,
     });
-    const what = f.action ? `${esc(nameOf(f.seat))}: ${esc(actionLabel(f.action))}` : "";
+    const what = !f.action ? "" : CARD_RE.test(f.action) ? esc(t("played", nameOf(f.seat), cardName(f.action)))
+      : `${esc(nameOf(f.seat))}: ${esc(actionLabel(f.action))}`;
+    const took = f.trick_winner !== null && f.trick_winner !== undefined;
+    const win = took ? `<div class="trick-win" role="presentation">${esc(t("trickWinner", nameOf(f.trick_winner), f.trick_points))}</div>` : "";
+    const turn = f.summary || f.to_move === null || f.to_move === undefined ? ""
+      : `<span class="replay-turn" id="r-turn">${esc(t("replayToMove", nameOf(f.to_move)))}</span>`;
+    const trickNo = took ? f.tricks : (f.tricks ?? 0) + 1;
     const cantes = (f.cantes || []).map(([s, d, p]) => `<li>${esc(nameOf(s))}: ${esc(actionLabel(d).replace(/^(Cantar|Declare) /, ""))} <b>${p}</b></li>`).join("");
     app.innerHTML = `${topbar(`<span class="table-title">${t("replayTitle")} · ${esc(variantName(data.record.variant))} · ${t("dealN", f.deal_number)}</span>`)}
     <main class="table-page replay">
-      <div class="board-wrap">${board}
-        <div class="me"><div class="me-line"><span class="turn" aria-live="polite">${what}</span></div>
+      <div class="board-wrap">${board.replace('<div class="trick"', `${win}<div class="trick"`)}
+        <div class="me ${f.to_move === 0 && !f.summary ? "to-move" : ""}"><div class="me-line"><span class="who">${esc(nameOf(0))}</span>
+          <span class="turn" id="r-what" aria-live="polite">${what}</span>${turn}</div>
           <div class="hand open-bottom">${f.hands[0].map((c) => cardFace(c, "hand-card")).join("")}</div></div></div>
       <aside class="side-col"><div class="side">
-        <p>${t("step", i, frames.length - 1)} · ${t("trickStep", f.tricks ?? 0)}</p>
+        <p>${t("step", i, frames.length - 1)} · <b id="r-trickno">${t("trickStep", trickNo)}</b></p>
         <input type="range" id="scrub" min="0" max="${frames.length - 1}" value="${i}" aria-label="${t("step", i, frames.length - 1)}">
         <div class="buttons">
           <button id="r-start" title="${t("start")}" aria-label="${t("start")}">${ICONS.start}</button>

@@ -7,6 +7,7 @@ import { cardFace } from "./board.js";
 import { goalText, dealOf } from "./sheet.js";
 import { declName } from "./words.js";
 import { w } from "./account.js";
+import { houseRuleItems, houseRulesLine } from "./houserules.js";
 
 export function sideHTML(C) {
   const T = C.T;
@@ -27,6 +28,7 @@ export function sideHTML(C) {
       <tbody>${rows}</tbody></table>
     ${d.carry ? `<p class="vueltas-note">${t("vueltasNow", d.carry.map((c, sd) => `${esc(C.sideName(sd))} ${c}`).join(" · "))}</p>` : ""}
     <p class="goal"><b>${esc(dealOf(T.state))}</b> · ${esc(goalText(T.state.goal_info))}</p>
+    ${houseRuleItems(T.info.variant, T.info.options).length ? `<p class="muted small house-line" id="house-line">${esc(t("houseRules"))}: ${esc(houseRulesLine(T.info))}</p>` : ""}
     ${contractHTML(C)}
     <h3>${t("cantes")}</h3>${cantes ? `<ul class="cantes">${cantes}</ul>` : `<p class="muted small">${t("cantesNone")}</p>`}
     <div class="side-buttons"><button class="ghost" data-do="last" id="last-btn" aria-expanded="${T.showLast}" ${last ? "" : "disabled"}>${T.showLast ? t("hideLastTrick") : t("lastTrick")}</button>

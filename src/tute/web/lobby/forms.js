@@ -3,6 +3,7 @@
 import { t, getLang, optionLabel, optionGroup, choiceLabel } from "../i18n.js";
 import { esc, variantsNow, variantOf } from "../util.js";
 import { goalText } from "../sheet.js";
+import { matchText } from "../houserules.js";
 
 export const LEVELS = ["facil", "medio", "dificil", "maestro"];
 const GROUPS = ["match", "play", "cantes", "exchange", "auction", "deal", "other"];
@@ -55,12 +56,6 @@ export function optionControl(spec, value) {
   }
   return `<div class="opt ${spec.kind === "bool" ? "opt-bool" : ""}"><label for="${id}">${esc(label)}</label>${control}
     <small>${esc(line)} · ${t("defaultsNote", esc(dflt))}</small></div>`;
-}
-
-export function matchText(m) {
-  if (!m) return "";
-  if (m.mode === "race") return t(m.games === 1 ? "raceTo1" : "raceTo", m.games);
-  return t(m.deals === 1 ? "seriesOf1" : "seriesOf", m.deals);
 }
 
 export function houseRules(v, opts, open) {

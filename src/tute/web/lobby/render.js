@@ -9,6 +9,7 @@ import { puzzlesSectionHTML } from "../puzzles/page.js";
 import { dailySectionHTML } from "../daily/page.js";
 import { LEVELS, variantOptions, levelOptions, lengthChoices, houseRules, resultText } from "./forms.js";
 import { mine } from "./state.js";
+import { houseRulesLine } from "../houserules.js";
 import { bind } from "./input.js";
 
 const lengths = (vid, sel) => lengthChoices(vid).map(([, label], i) =>
@@ -92,7 +93,8 @@ function tablesHTML(L) {
   return `<section class="panel-card">
       <h2>${t("openTables")}</h2>
       ${open.length ? `<ul class="list">${open.map((tb) => `<li>
-        <span><b>${esc(variantName(tb.variant))}</b> · ${tb.seats.map((s) => s.kind === "open" ? `<i>${t("openSeat")}</i>` : esc(s.name)).join(", ")}</span>
+        <span><b>${esc(variantName(tb.variant))}</b> · ${tb.seats.map((s) => s.kind === "open" ? `<i>${t("openSeat")}</i>` : esc(s.name)).join(", ")}
+          <small class="muted house-line">${esc(houseRulesLine(tb))}</small></span>
         <a class="btn" href="/t/${esc(tb.id)}" data-nav>${t("sit")}</a></li>`).join("")}</ul>`
         : `<p class="muted">${t("noOpenTables")}</p>`}
       <h2>${t("liveTables")}</h2>

@@ -42,6 +42,10 @@ export async function onClick(T, ev) {
   }
   switch (what) {
     case "sound": local.sound = !local.sound; render(T); beep(); break;
+    case "chat-jump":  // the phone's badge: the chat opened, in view, its lines read
+      T.chatOpen = true; T.unread = 0; render(T);
+      document.getElementById("chat-box")?.scrollIntoView({ block: "end" });
+      break;
     case "hint":
       if (T.hinting) break;
       T.hinting = true; T.message = "";

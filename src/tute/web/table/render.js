@@ -7,7 +7,7 @@ import { boardHTML } from "../board.js";
 import { handHTML, bindHand, focusOf, restoreFocus, actionButtons } from "../hand.js";
 import { dealOf } from "../sheet.js";
 import { waitingDialog, dealDialog, matchDialog, sheetDialog, helpDialog } from "../dialogs.js";
-import { chatHTML, chatLogHTML } from "../chat.js";
+import { chatHTML, chatLogHTML, chatBadgeHTML } from "../chat.js";
 import { sideHTML } from "../side.js";
 import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText } from "../learn.js";
 import { context, seating, seatName, stockGame, title } from "./state.js";
@@ -25,6 +25,7 @@ function skeleton(T) {
       <div class="me" id="me"></div></div>
     <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
+  <div id="chat-jump-box"></div>
   <div id="overlay"></div>
   <div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
   bindTopbar();
@@ -75,6 +76,7 @@ function statusOf(T, s, st) {
   // (HTML: the stopwatch is drawn, not a font's glyph)
   if (clock) return { html: `${st.kind === "human" && !st.online ? `${esc(t("offline"))} · ` : ""}${ICONS.clock} ${esc(clock)}` };
   if (st.away) return t("away");
+  if (st.pending) return t("rematchPending");  // a rematch not accepted yet: no countdown
   if (st.kind === "human" && !st.online) {
     const at = T.botAt[s];
     if (at && T.info.status === "playing") return `${t("offline")} · ${t("botIn", Math.max(0, Math.ceil((at - performance.now()) / 1000)))}`;
@@ -157,6 +159,7 @@ function renderMe(T, d, myTurn, legal, names) {
       ${T.seat !== null && T.seat === d.mano ? `<span class="tag">${t("mano")}</span>` : ""}
       ${T.seat !== null && T.seat === d.dealer ? `<span class="tag">${t("dealer")}</span>` : ""}${idle}
       <span class="turn">${turnMsg}</span></div>
+    ${T.standIn ? `<p class="stand-in" id="stand-in" role="status">${esc(t("standInYou"))}</p>` : ""}
     <p class="duty-line" id="duty" role="status">${myTurn ? esc(dutyText(d.duty)) : ""}</p>
     ${learn}${hintLine}${explain}
     ${buttons.length ? `<div class="actions">${actionButtons(buttons, T.hint?.action)}</div>` : ""}
@@ -172,6 +175,7 @@ function renderSide(T) {
   setHTML(document.getElementById("side"), sideHTML(context(T)));
   // the chat keeps its own box, so that a redraw of the score never takes the text being typed
   setHTML(document.getElementById("chat-box"), chatHTML(T));
+  setHTML(document.getElementById("chat-jump-box"), chatBadgeHTML(T));
   const log = document.getElementById("chat-log");
   if (log && setHTML(log, chatLogHTML(T.chat, (s) => seatName(T, s)))) log.scrollTop = log.scrollHeight;
 }

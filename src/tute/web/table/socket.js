@@ -68,6 +68,17 @@ function onEvents(T, events, prev) {
   if (prev && T.state.deal_number !== prev.deal_number && d.carry) vueltasNote(T);
 }
 
+// A bot made a decision for a human seat: its turn clock ran out ("clock"), or it was gone
+// and the stand-in held the seat ("away"). The player is told, until they act themselves;
+// the others read it in the log when a clock ran out.
+function standIn(T, u) {
+  const mine = u.seat === T.seat && T.seat !== null;
+  if (!mine && u.stand_in !== "clock") return;
+  const line = mine ? t("standInYou") : t("standInFor", seatName(T, u.seat));
+  logLine(T, line);
+  if (mine) { T.standIn = true; T.announce.note(line, "phase"); }
+}
+
 function vueltasNote(T) {
   const tot = T.state.deal.carry.map((c, sd) => `${sideName(T, sd)} ${c}`).join(" · ");
   T.announce.note(t("vueltasNow", tot), "phase");
@@ -87,7 +98,10 @@ function welcome(T, m) {
   T.connected = true;
   if (m.table) { T.info = m.table; setSeats(T, m.table.seats); }
   if (m.seat !== undefined) T.seat = m.seat;
-  (m.missed || []).forEach((u) => u.events.forEach((e) => { const l = eventText(T, e); if (l) logLine(T, l); }));
+  (m.missed || []).forEach((u) => {
+    u.events.forEach((e) => { const l = eventText(T, e); if (l) logLine(T, l); });
+    if (u.stand_in && u.seat === T.seat && T.seat !== null) { logLine(T, t("standInYou")); T.standIn = true; }
+  });
   if (m.chat) T.chat = m.chat;
   T.state = m.state; T.v = m.v; T.pending = false; T.queue = [];
   if (T.state.over) T.overlay = "match";
@@ -181,6 +195,8 @@ async function show(T, u) {
   T.state = applyDelta(T.state, u.delta); T.v = u.v;
   if (u.kind === "action") T.message = "";
   onEvents(T, u.events, prev);
+  if (u.stand_in) standIn(T, u);
+  else if (u.seat === T.seat && u.kind === "action") T.standIn = false;  // they act again
   plays.forEach((e) => say(t("played", seatName(T, e.seat), cardName(e.card))));
   if (plays.length) beep(380, 40);
   if (trick) {

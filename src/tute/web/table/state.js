@@ -20,7 +20,7 @@ export function tableState(id) {
     ws: null, queue: [], busy: false, flash: null, showLast: false, log: [], logN: 0,
     overlay: null, message: "", pending: false, closed: false, fatal: null, retry: 0,
     connected: false, chat: [], chatOpen: false, unread: 0, botAt: {}, from: null,
-    rematch: null, rematchWaiting: false, skeleton: false,
+    rematch: null, rematchWaiting: false, skeleton: false, standIn: false,
     hint: null, hinting: false, hintN: 0, explain: explainPref.on,
     account: null, rated: null,  // the visitor's account ({name}), the table's rating terms
   };

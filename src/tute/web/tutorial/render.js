@@ -39,8 +39,9 @@ export function render(L) {
   }
   if (!document.getElementById("tutorial")) {
     app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>`)}
-      <main class="table-page tutorial-page" id="tutorial">
-        <div class="board-wrap"><div id="lesson-box"></div><div class="felt-wrap"><div id="felt"></div></div><div class="me" id="me"></div></div>
+      <main class="table-page tutorial-page with-lesson" id="tutorial">
+        <div class="board-wrap"><div class="felt-wrap"><div id="felt"></div></div><div class="me" id="me"></div></div>
+        <aside class="lesson-col"><div id="lesson-box"></div></aside>
       </main>`;
     bindTopbar();
     app.onclick = (ev) => onClick(L, ev);
