@@ -21,7 +21,8 @@ about one order with a hundred deals).
 cards turned face up: the trump card, the upcard, the table card) times the worlds consistent
 with one of them (:func:`deal_count`); every seat gives the same ``D`` (a test checks it in
 every game), and in Tute por parejas it is ``40! / (10!)^4 * 10`` (which of the dealer's ten
-cards is turned).
+cards is turned). Where cards change hands in public before the first action (arrastrado's
+table card) a root view stands for several deals, and ``D`` is the multinomial of the deal.
 """
 
 from __future__ import annotations
@@ -73,18 +74,18 @@ def deal_count(deal: Deal) -> list[int]:
     return out
 
 
-def _deals(var: Any, opts: Any, counts: set[int]) -> int:
-    """``D`` from the seats' counts at the root, which agree (one value) unless a card changed
-    hands in public before the first action: arrastrado's table card, taken by the seat with
-    the 7 of its suit (:func:`root_views` then counts the shown 7 and the table card as
-    independent). Such a game without a stock is dealt as hands and face-up cards alone, so
-    ``D`` is the multinomial ``N! / prod(hand sizes!)``, in the units of the worlds' count
-    (hands as sets, face-up cards placed)."""
-    if len(counts) == 1:
+def _deals(var: Any, opts: Any, counts: set[int], exchanged: bool) -> int:
+    """``D`` from the seats' counts at the root, which agree (one value), unless cards
+    changed hands in public before the first action (``exchanged``: arrastrado's table card,
+    taken by the seat with the 7 or the 2 of its suit, so that a root view stands for several
+    deals). Such a game without a stock is dealt as hands and a face-up card alone, so ``D``
+    is the multinomial ``N! / prod(hand sizes!)``, in the units of the worlds' count (hands
+    as sets, face-up cards placed)."""
+    if len(counts) == 1 and not exchanged:
         return next(iter(counts))
     game = game_for(var)
     pack, hand = game.layout(opts)
-    if var.stock:
+    if var.stock or not exchanged:
         raise TuteError(f"{var.id}: the seats count different numbers of deals "
                         f"{sorted(counts)} (root_views misses a face-up card of this game)")
     n = bin(pack).count("1")
@@ -143,10 +144,11 @@ def measure(variant: str, samples: int = 50, seed: int = 0,
     firsts: list[float] = []
     lengths, choices, branching = [], [], []
     inexact = 0
+    exchanged = False
     for k in range(samples):
         deal = Deal.new(var, seed=derive_seed(seed, k), options=opts)
-        per_seat = deal_count(deal)
-        counts.update(per_seat)
+        counts.update(deal_count(deal))
+        exchanged = exchanged or bool(deal.view(0).exchanges)
         path: list[tuple[int, int]] = []
         chosen = 0
         while not deal.is_over():
@@ -167,7 +169,7 @@ def measure(variant: str, samples: int = 50, seed: int = 0,
         paths.append(path)
         lengths.append(len(path))
         choices.append(chosen)
-    d = _deals(var, opts, counts)
+    d = _deals(var, opts, counts, exchanged)
     return Complexity(
         variant=var.id, seats=var.seat_count(opts),
         cards=bin(game.pack(opts)).count("1"), actions=len(ActionCatalogue(var, opts)),
