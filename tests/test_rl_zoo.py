@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -168,3 +172,24 @@ def test_measure_gives_the_counts_a_hand_count_gives() -> None:
     arr = complexity.measure("tute_arrastrado_3p", samples=1)
     assert math.isclose(arr.deals_log10, math.log10(F(40) // F(13) ** 3))
     assert "| `tute_parejas` | 4 | 40 | 48 |" in complexity.markdown([c])
+
+
+def test_vector_training_example_runs(tmp_path: Path) -> None:
+    """examples/train_vector.py for a few seconds (tiny settings); its file is a zoo agent.
+    Skipped without torch (``make test`` does not install it) or numba (``VectorEnv``)."""
+    pytest.importorskip("torch", reason="examples/train_vector.py needs torch (the rl extra)")
+    pytest.importorskip("numba", reason="VectorEnv needs numba")
+    script = Path(__file__).resolve().parents[1] / "examples" / "train_vector.py"
+    out_file, log_file = tmp_path / "vector.npz", tmp_path / "log.json"
+    out = subprocess.run([sys.executable, str(script), "--games", "4", "--imitation-deals",
+                          "6", "--epochs", "1", "--hidden", "8", "--minutes", "0.05",
+                          "--batch-deals", "2", "--eval-deals", "2", "--device", "cpu",
+                          "--out", str(out_file), "--log", str(log_file)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    log = json.loads(log_file.read_text())
+    assert log["device"] == "cpu" and log["imitation_decisions"] > 0
+    for key in ("after_imitation", "final", "other_deals"):
+        assert log[key]["pairs"] == 2 and log[key]["low"] <= log[key]["mean"]
+    res = zoo.duel(zoo.agent("policy", file=str(out_file)), zoo.agent("random"), deals=1)
+    assert len(res.margins) == 1

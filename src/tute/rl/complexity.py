@@ -38,7 +38,7 @@ from ..deal import Deal
 from ..errors import TuteError
 from ..games import game_for
 from ..shuffle import derive_seed
-from ..variants import VARIANTS, find_variant
+from ..variants import VARIANTS, Options, Variant, find_variant
 from ..views import SeatView
 from ..worlds import WorldSampler
 from .encoding import ActionCatalogue
@@ -74,7 +74,7 @@ def deal_count(deal: Deal) -> list[int]:
     return out
 
 
-def _deals(var: Any, opts: Any, counts: set[int], exchanged: bool) -> int:
+def _deals(var: Variant, opts: Options, counts: set[int], exchanged: bool) -> int:
     """``D`` from the seats' counts at the root, which agree (one value), unless cards
     changed hands in public before the first action (``exchanged``: arrastrado's table card,
     taken by the seat with the 7 or the 2 of its suit, so that a root view stands for several
@@ -90,7 +90,7 @@ def _deals(var: Any, opts: Any, counts: set[int], exchanged: bool) -> int:
                         f"{sorted(counts)} (root_views misses a face-up card of this game)")
     n = bin(pack).count("1")
     seats = var.seat_count(opts)
-    return math.factorial(n) // math.factorial(hand) ** seats
+    return int(math.factorial(n) // math.factorial(hand) ** seats)
 
 
 def infoset_estimate(samples: Sequence[Sequence[tuple[int, int]]], deals: int) -> float:

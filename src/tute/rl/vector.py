@@ -41,7 +41,7 @@ SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_hea
                                "last_trick_bonus", "two_games_threshold", "two_games_rule",
                                "match", "tute_award", "first_dealer"})
 
-_MAX_DECISIONS = 64
+_MAX_DECISIONS = 128  # a deal of parejas: 40 cards and its cantes and passes, far fewer
 
 _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
            "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move")
@@ -114,7 +114,7 @@ class VectorEnv:
         self.done: NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.deal_seeds: NDArray[np.uint64] = np.zeros(n, np.uint64)
         # each game's actions since its deal began, for view(i): the deal replayed in the
-        # engine (a deal has at most 40 cards and a cante a trick: 50 decisions)
+        # engine
         self._hist = np.zeros((n, _MAX_DECISIONS), np.int64)
         self._hlen = np.zeros(n, np.int64)
         self._rows = np.arange(n)

@@ -38,8 +38,16 @@ from ..variants import find_variant
 from ..views import SeatView
 from .encoding import ActionCatalogue, ActionMask, encode_view
 
-__all__ = ["AGENTS", "Agent", "Actor", "DuelResult", "agent", "default_policy", "duel",
-           "shipped_policies"]
+__all__ = [
+    "AGENTS",
+    "Actor",
+    "Agent",
+    "DuelResult",
+    "agent",
+    "default_policy",
+    "duel",
+    "shipped_policies",
+]
 
 #: the agents of the zoo and what each reads
 AGENTS: dict[str, str] = {
