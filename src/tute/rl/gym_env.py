@@ -23,6 +23,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..shuffle import MAX_SEED
+from ..views import SeatView
 from .encoding import Observation
 from .table import Table
 
@@ -79,6 +80,13 @@ class TuteGymEnv(gym.Env[Observation, np.int64]):
     def actions(self) -> tuple[str, ...]:
         """The notation of every action id."""
         return self.table.catalogue.names
+
+    def view(self) -> SeatView:
+        """The agent's seat view (its hand and the public record), for the agents of
+        :mod:`tute.rl.zoo` and the bots, which read views, not vectors."""
+        if self.table.deal is None:
+            raise TuteError("no deal yet: call reset() first")
+        return self.table.view(self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.table.mask(self.seat)}

@@ -20,6 +20,7 @@ from ..errors import IllegalActionError, InvalidOptionError, TuteError
 from ..match import Match
 from ..shuffle import MAX_SEED
 from ..variants import find_variant
+from ..views import SeatView
 from .encoding import (
     ActionCatalogue,
     ActionMask,
@@ -248,6 +249,11 @@ class Table:
         if enc.needs_hand(seat):
             enc.set_hand(seat, deal.view(seat).hand.mask)
         return enc.observation(seat)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know of the deal under way (its hand and the public record):
+        what a bot of :mod:`tute.bots` reads (:mod:`tute.rl.zoo`)."""
+        return self._deal().view(seat)
 
     # ------------------------------------------------------------------ rewards
 

@@ -23,11 +23,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError
 from ..games import game_for
 from ..kernel import action_code, make_config
 from ..shuffle import MAX_SEED
 from ..variants import find_variant
+from ..views import SeatView
 from . import _vector_kernel as K
 from .encoding import ActionCatalogue, Layout
 
@@ -38,6 +40,8 @@ SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_hea
                                "cante_by", "forty_first", "cante_restriction", "tute_enabled",
                                "last_trick_bonus", "two_games_threshold", "two_games_rule",
                                "match", "tute_award", "first_dealer"})
+
+_MAX_DECISIONS = 128  # a deal of parejas: 40 cards and its cantes and passes, far fewer
 
 _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
            "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move")
@@ -109,6 +113,12 @@ class VectorEnv:
         self.rewards: NDArray[np.float64] = np.zeros((n, seats), np.float64)
         self.done: NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.deal_seeds: NDArray[np.uint64] = np.zeros(n, np.uint64)
+        # each game's actions since its deal began, for view(i): the deal replayed in the
+        # engine
+        self._hist = np.zeros((n, _MAX_DECISIONS), np.int64)
+        self._hlen = np.zeros(n, np.int64)
+        self._rows = np.arange(n)
+        self._mirrors: dict[int, tuple[int, int, Deal]] = {}  # game: (seed, actions, deal)
         self._ready = False
 
     @property
@@ -136,8 +146,37 @@ class VectorEnv:
                     self.masks, self.deal_seeds, self._buf)
         self.rewards[:] = 0.0
         self.done[:] = False
+        self._hlen[:] = 0
+        self._mirrors.clear()
         self._ready = True
         return self.observations, self.masks
+
+    def view(self, i: int) -> SeatView:
+        """Game ``i``'s seat to move, its view (its hand and the public record: what a bot of
+        :mod:`tute.bots` or an agent of :mod:`tute.rl.zoo` reads). The deal is replayed in
+        the engine from its seed and the actions played (kept per game, and the replay
+        kept between calls), so a view costs the engine's steps since the last one."""
+        if not self._ready:
+            raise InvalidOptionError("no game yet: call reset() first")
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not (
+                0 <= i < self.num_envs):
+            raise InvalidOptionError(f"invalid game {i!r}: expected 0..{self.num_envs - 1}")
+        i = int(i)
+        seed, length = int(self.deal_seeds[i]), int(self._hlen[i])
+        kept = self._mirrors.get(i)
+        if kept is None or kept[0] != seed or kept[1] > length:
+            deal = Deal.new(self.variant, seed=seed, dealer=int(self._ex[i, K.X_DEALER]),
+                            options=self.options)
+            done = 0
+        else:
+            _seed, done, deal = kept
+        actions = self.catalogue.actions
+        for a in self._hist[i, done:length]:
+            deal.apply(actions[a])
+        self._mirrors[i] = (seed, length, deal)
+        seat = deal.to_move
+        assert seat is not None and seat == int(self._st[i, 10])  # the kernel's seat to move
+        return deal.view(seat)
 
     def _seeds(self, seed: int | Sequence[int] | None) -> NDArray[np.uint64]:
         n = self.num_envs
@@ -175,10 +214,14 @@ class VectorEnv:
         bad = K.check_actions(self._st, self._cfg, acts, self._cat2k, self._buf)
         if bad >= 0:
             self._refuse(bad, int(acts[bad]))
+        hlen = self._hlen
+        self._hist[self._rows, hlen] = acts
+        hlen += 1
         K.step_all(self._st, self._cfg, self._base, self._ex, self._mt, self._scratch,
                    self._pack, self._par, self._offs, self._cat2k, self._k2cat, acts,
                    self.reward_scale, self.observations, self.masks, self.rewards, self.done,
                    self.deal_seeds, self._buf)
+        hlen[self.done] = 0  # those games are dealt their next deal
         return self.observations, self.rewards, self.done, self.masks
 
     def random_actions(self, seed: int | None = None) -> NDArray[np.int64]:
