@@ -113,7 +113,12 @@ def _address(request: Request) -> str:
 
 def accounts_of(request: Request) -> Accounts:
     """The app's accounts, made on first use beside its hub."""
-    state = request.app.state
+    return accounts_for(request.app)
+
+
+def accounts_for(app: Any) -> Accounts:
+    """The accounts of ``app`` (a FastAPI app), made on first use beside its hub."""
+    state = app.state
     accounts: Accounts | None = getattr(state, "accounts", None)
     hub: Hub = state.hub
     if accounts is None or accounts.hub is not hub:
