@@ -45,7 +45,7 @@ def _play_round(t: Tournament, now: float, winner: Any = None) -> list[Game]:
     """Make the tables the tournament asks for and end them (the first seat's side wins,
     or ``winner(game)``'s side)."""
     made = []
-    for k, (seats, units) in enumerate(next_games(t, now)):
+    for seats, units in next_games(t, now):
         made.append(add_game(t, f"tb{len(t.games)}", seats, units, now))
     for g in made:
         side = 0 if winner is None else winner(g)
@@ -171,7 +171,7 @@ def test_an_arena_pairs_the_waiting_until_the_time_is_up() -> None:
     assert next_games(t, ARENA_WAIT - 1) == []
     lone = next_games(t, ARENA_WAIT)  # alone long enough: bots take the other seat
     assert len(lone) == 1 and lone[0][0].count(None) == 1
-    g2 = add_game(t, "g2", *lone[0], now=ARENA_WAIT)
+    add_game(t, "g2", *lone[0], now=ARENA_WAIT)
     record_result(t, "g1", "finished", _win(0), 60.0)
     again = next_games(t, 60.0)  # the two whose game ended play again at once
     assert len(again) == 1 and sorted(x for x in again[0][1] if x) == sorted(

@@ -9,6 +9,7 @@ See :mod:`tute.server.accounts` for what the calls do.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -350,7 +351,14 @@ def _rating_routes(r: APIRouter) -> None:
     @r.get("/api/players/{name}", response_model=None)
     @_answers
     async def player(name: str, request: Request) -> dict[str, Any]:
-        return await accounts_of(request).player(name)
+        from .routes_tournaments import director_for  # (that router builds on this one)
+
+        accounts = accounts_of(request)
+        page = await accounts.player(name)
+        row = await asyncio.to_thread(accounts.store.by_name, str(page["name"]).casefold())
+        page["tournaments"] = [] if row is None else await director_for(
+            request.app).of_player(row.id)
+        return page
 
 
 def _seat_count(variant: str, options: dict[str, Any]) -> int:

@@ -232,7 +232,15 @@ class Tournaments:
 
     async def _tick_all(self) -> None:
         again = False
-        for tid in await asyncio.to_thread(self.store.active_ids):
+        try:
+            active = await asyncio.to_thread(self.store.active_ids)
+        except RuntimeError:  # the server is shutting down
+            return
+        except Exception:
+            log.exception("tournaments: the running ones could not be read")
+            self._arm()
+            return
+        for tid in active:
             try:
                 t = await self.tick(tid)
             except Exception:
