@@ -80,7 +80,7 @@ def test_a_swiss_tournament_from_its_making_to_the_players_pages(
     assert sorted(n for g in games for n in g["seats"] if n) == ["Ana", "Bea", "Carla"]
     late = device(c)
     sign_up(late, "Dani")
-    assert late.post(f"/api/tournaments/{tid}/join", json={}).json()["error"] == "closed"
+    assert late.post(f"/api/tournaments/{tid}/join", json={}).json()["error"] == "started"
     assert _view(late, tid)["you"] == {"joined": False, "creator": False, "unit": None,
                                        "table": None}
     # the tables are the accounts' seats, rated or not: they follow the player

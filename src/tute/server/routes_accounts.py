@@ -26,6 +26,7 @@ from .accounts_store import AccountRow
 from .hub import LEVELS, Hub
 from .limits import ADDRESS
 from .table import Table, TableError
+from .tournaments_store import tournaments_of
 
 __all__ = ["accounts_router"]
 
@@ -351,13 +352,13 @@ def _rating_routes(r: APIRouter) -> None:
     @r.get("/api/players/{name}", response_model=None)
     @_answers
     async def player(name: str, request: Request) -> dict[str, Any]:
-        from .routes_tournaments import director_for  # (that router builds on this one)
-
         accounts = accounts_of(request)
         page = await accounts.player(name)
         row = await asyncio.to_thread(accounts.store.by_name, str(page["name"]).casefold())
-        page["tournaments"] = [] if row is None else await director_for(
-            request.app).of_player(row.id)
+        # the tournaments played, with the place in each (tute.server.tournament_director)
+        played = tournaments_of(accounts.hub.store)
+        page["tournaments"] = [] if row is None else await asyncio.to_thread(
+            played.of_account, row.id)
         return page
 
 

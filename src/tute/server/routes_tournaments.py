@@ -19,7 +19,7 @@ from .routes_info import WEB_DIR
 from .shared import StrictBody
 from .table import TableError
 from .tournament_director import Tournaments
-from .tournaments_store import TournamentStore
+from .tournaments_store import tournaments_of
 
 __all__ = ["director_for", "resume", "router"]
 
@@ -68,7 +68,7 @@ async def resume(app: FastAPI) -> None:
     """At the start: the tournaments left running go on (the accounts and the tournaments
     are made now only if there are some)."""
     hub = app.state.hub
-    if await asyncio.to_thread(lambda: TournamentStore(hub.store).active_ids()):
+    if await asyncio.to_thread(lambda: tournaments_of(hub.store).active_ids()):
         await director_for(app).resume()
 
 

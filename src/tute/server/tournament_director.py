@@ -39,7 +39,7 @@ from .tournaments import (
     standings,
 )
 from .tournaments import start as start_tournament
-from .tournaments_store import TournamentStore
+from .tournaments_store import TournamentStore, tournaments_of
 
 __all__ = ["TICK", "Tournaments"]
 
@@ -57,7 +57,7 @@ class Tournaments:
     def __init__(self, accounts: Accounts):
         self.accounts = accounts
         self.hub = accounts.hub
-        self.store = TournamentStore(self.hub.store)
+        self.store = tournaments_of(self.hub.store)
         self.clock = self.hub.config.clock
         self.creates = Buckets(5 / 60.0, 5)  # per account
         self._locks: dict[str, asyncio.Lock] = {}
@@ -272,11 +272,9 @@ class Tournaments:
     async def listed(self) -> list[dict[str, Any]]:
         return [_summary(t) for t in await asyncio.to_thread(self.store.listed)]
 
-    async def of_player(self, account_id: str) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(self.store.of_account, account_id)
-
     async def to_json(self, t: Tournament, account: AccountRow | None) -> dict[str, Any]:
         names = {e.account: e.name for e in t.entries}
+        layout = t.layout()
         shown = t.games if t.kind == "swiss" else t.games[-GAMES_SHOWN:]
         you: dict[str, Any] | None = None
         if account is not None:
@@ -290,7 +288,13 @@ class Tournaments:
                 "standings": [s.to_json() for s in standings(t)] if t.units else [],
                 "games": [{"table": g.table, "round": g.round, "status": g.status,
                            "seats": [None if a is None else names.get(a, "?") for a in g.seats],
-                           "units": g.units, "ranks": g.ranks} for g in reversed(shown)],
+                           "units": g.units, "ranks": g.ranks,
+                           # the seats of the side placed first (None: a bot)
+                           "won": None if g.ranks is None else [
+                               None if a is None else names.get(a, "?")
+                               for i, a in enumerate(g.seats)
+                               if g.ranks[layout.side_of[i]] == 0]}
+                          for g in reversed(shown)],
                 "waiting": [u for u in t.waiting], "you": you}
 
     async def _my_table(self, t: Tournament, account_id: str) -> dict[str, Any] | None:
@@ -310,7 +314,7 @@ class Tournaments:
 
 def _open(t: Tournament) -> None:
     if t.status != "open":
-        raise TableError("closed", "the tournament has started: players join before it does")
+        raise TableError("started", "the tournament has started: players join before it does")
 
 
 def _summary(t: Tournament) -> dict[str, Any]:

@@ -8,6 +8,7 @@ the place)."""
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from sqlalchemy import (
@@ -30,7 +31,7 @@ from .schema import create_tables
 from .store import Op, Store
 from .tournaments import Tournament, places
 
-__all__ = ["TournamentStore"]
+__all__ = ["TournamentStore", "tournaments_of"]
 
 metadata = MetaData()
 
@@ -144,3 +145,14 @@ def _players(conn: Connection, t: Tournament) -> None:
             conn.execute(update(tournament_players).where(and_(
                 tournament_players.c.tournament_id == t.id,
                 tournament_players.c.account_id == a)).values(place=place, points=points))
+
+
+_OPENED: weakref.WeakKeyDictionary[Store, TournamentStore] = weakref.WeakKeyDictionary()
+
+
+def tournaments_of(store: Store) -> TournamentStore:
+    """The tournaments of ``store``'s database (their tables made on first use, once)."""
+    found = _OPENED.get(store)
+    if found is None:
+        found = _OPENED[store] = TournamentStore(store)
+    return found
