@@ -213,11 +213,29 @@ def test_fixed_pairs_of_a_partnership_game_with_a_bot_partner_for_the_odd_one(
 def test_tournaments_on_postgresql(make_client: Any, pg_url: str) -> None:
     c = secure(make_client(database_url=pg_url))
     ana, bea, _carla = _people(c)
-    tid = _make(ana, rounds=1)["id"]
+    tid = _make(ana, rounds=1, rated=True)["id"]
     bea.post(f"/api/tournaments/{tid}/join", json={})
     started = ana.post(f"/api/tournaments/{tid}/start").json()
     assert started["status"] == "running" and len(started["games"]) == 1
+    at = ana.get(f"/api/account/tables/{started['games'][0]['table']}").json()
+    assert at["rated"] and at["mode"] == "two" and at["seat"] is not None
     _play_round(c, [ana, bea], tid)
     done = wait_until(lambda: (v := _view(c, tid))["status"] == "finished" and v, "the end")
     assert sorted(r["place"] for r in done["standings"]) == [1, 2]
-    assert ana.get("/api/players/Ana").json()["tournaments"][0]["place"] in (1, 2)
+    page = ana.get("/api/players/Ana").json()
+    assert page["tournaments"][0]["place"] in (1, 2)
+    assert page["ratings"][0]["games"] == 1  # the rated tournament's game
+
+
+def test_a_deleted_account_leaves_no_name_in_its_tournaments(make_client: Any) -> None:
+    c = secure(make_client())
+    ana, bea, _carla = _people(c)
+    tid = _make(ana)["id"]
+    bea.post(f"/api/tournaments/{tid}/join", json={})
+    ana.post(f"/api/tournaments/{tid}/start")
+    assert bea.post("/api/account/delete", json={"password": "correct horse 1"}
+                    ).status_code == 200
+    seen = _view(c, tid)
+    text = str(seen["players"]) + str(seen["units"]) + str(seen["standings"])
+    assert "Bea" not in text and "Anónimo" in text
+    assert c.get("/api/players/Bea").status_code == 404

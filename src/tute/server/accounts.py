@@ -50,6 +50,7 @@ from .skill import (
 )
 from .store import TableRow, tables
 from .table import Table, TableError, hash_token, restore_match
+from .tournaments_store import tournaments_of
 
 __all__ = ["COOKIE", "Accounts", "mode_of"]
 
@@ -215,6 +216,8 @@ class Accounts:
             raise TableError("bad_login", "wrong password")
         seats = await asyncio.to_thread(self.store.seats_of, account.id, 100_000)
         await self.hub.store.write(AccountStore.op_delete(account.id))
+        await self.hub.store.write(tournaments_of(self.hub.store).op_forget(account.id,
+                                                                             ANONYMOUS))
         await self._anonymise([(s["table_id"], int(s["seat"])) for s in seats])
         log.info("account deleted")
 

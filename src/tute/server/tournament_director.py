@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from .accounts import Accounts
+from .accounts import Accounts, mode_of
 from .accounts_store import AccountRow, AccountStore
 from .hub import LEVELS
 from .limits import Buckets
@@ -212,8 +212,6 @@ class Tournaments:
                     await self.hub.store.write(AccountStore.op_link(
                         a, table.id, i, tokens[i], t.variant, now))
             if t.rated:
-                from .accounts import mode_of
-
                 await self.hub.store.write(AccountStore.op_rated(
                     table.id, mode_of(t.variant, t.options), now))
             add_game(t, table.id, seats, units, now)

@@ -7,6 +7,7 @@ the place)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import weakref
 from typing import Any
@@ -125,6 +126,34 @@ class TournamentStore:
                 return False
             _players(conn, t)
             return True
+        return op
+
+
+    @staticmethod
+    def op_forget(account_id: str, anonymous: str) -> Op:
+        """A deleted account: its name leaves every tournament it played (its entries, its
+        pair's name), and its rows of places go."""
+        def op(conn: Connection) -> None:
+            ids = [str(a) for (a,) in conn.execute(select(
+                tournament_players.c.tournament_id).where(
+                tournament_players.c.account_id == account_id)).all()]
+            for tid in ids:
+                r = conn.execute(select(tournaments.c.data, tournaments.c.version).where(
+                    tournaments.c.id == tid)).first()
+                if r is None:
+                    continue
+                t = Tournament.from_json(json.loads(r.data))
+                for e in t.entries:
+                    if e.account == account_id:
+                        e.name = anonymous
+                t.units = [dataclasses.replace(u, names=tuple(
+                    anonymous if a == account_id else n for a, n in zip(
+                        u.members, u.names, strict=True))) for u in t.units]
+                conn.execute(update(tournaments).where(tournaments.c.id == tid).values(
+                    data=json.dumps(t.to_json(), separators=(",", ":")),
+                    version=int(r.version) + 1))
+            conn.execute(delete(tournament_players).where(
+                tournament_players.c.account_id == account_id))
         return op
 
 
