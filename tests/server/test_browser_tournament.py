@@ -1,7 +1,8 @@
-"""A tournament in a real browser, on a desktop and on a phone's width: an account creates a
-Swiss tournament from the form, a second account opens its invite link and joins, the creator
-starts it; both see the standings and the link to their table (the second player goes to it
-and finds its cards), and the player page lists the tournament."""
+"""A tournament in a real browser, on a desktop and on a phone's width, with no axe-core
+finding: an account creates a Swiss tournament from the form, a second account opens its
+invite link and joins, the creator starts it; both see the standings and the link to their
+table (the second player goes to it and finds its cards), and the player page lists the
+tournament."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from .test_browser import ARGS, CHROMIUM, _shot  # noqa: F401  (ARGS: the shared browser's)
+from .test_browser_a11y import axe_violations
 from .test_browser_rated_table import _fetch
 
 pytestmark = [
@@ -20,9 +22,10 @@ pytestmark = [
 ]
 
 SERVER = ("--bot-delay", "0", "--trick-pause", "0", "--ws-rate", "1000", "--bot-timeout", "600")
-SIZES = {"desktop": {"viewport": {"width": 1100, "height": 900}},
+# bypass_csp: axe-core is added to the page by the test
+SIZES = {"desktop": {"viewport": {"width": 1100, "height": 900}, "bypass_csp": True},
          "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
-                   "has_touch": True, "device_scale_factor": 2}}
+                   "has_touch": True, "device_scale_factor": 2, "bypass_csp": True}}
 
 
 def _fits(page: Any) -> bool:
@@ -52,6 +55,7 @@ def test_create_join_by_link_start_and_see_the_standings(
         ana.goto(site + "/torneos")
         ana.wait_for_selector("#tn-make")
         assert _fits(ana)
+        assert axe_violations(ana) == []  # the form: labelled, readable
         ana.fill("#tn-name", "Copa del casino")
         ana.select_option("#tn-variant", "tute_2p_habanero")
         assert ana.is_hidden("#tn-pairs-row")  # no partners in a game for two
@@ -84,6 +88,7 @@ def test_create_join_by_link_start_and_see_the_standings(
         assert bea.locator("#tn-games li").count() == 1
         assert _fits(ana) and _fits(bea)
         _shot(bea, f"tournament-running-{size}")
+        assert axe_violations(bea) == []
         bea.click("#tn-table")
         bea.wait_for_selector(".hand-card", timeout=30_000)
         assert "/t/" in bea.url
