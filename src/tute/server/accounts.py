@@ -53,6 +53,7 @@ from .skill import (
 )
 from .store import TableRow, tables
 from .table import Table, TableError, hash_token, restore_match
+from .tournaments_store import tournaments_of
 
 __all__ = ["COOKIE", "Accounts", "mode_of"]
 
@@ -219,9 +220,11 @@ class Accounts:
             raise TableError("bad_login", "wrong password")
         seats = await asyncio.to_thread(self.store.seats_of, account.id, 100_000)
         forget, gone = AccountStore.op_delete(account.id), DailyStore.op_forget(account.id)
+        unnamed = tournaments_of(self.hub.store).op_forget(account.id, ANONYMOUS)
 
         def op(conn: Connection) -> None:  # one transaction: all of it or nothing
             gone(conn)
+            unnamed(conn)
             forget(conn)
         await self.hub.store.write(op)
         await self._anonymise([(s["table_id"], int(s["seat"])) for s in seats])

@@ -31,6 +31,7 @@ from . import (
     routes_info,
     routes_puzzles,
     routes_tables,
+    routes_tournaments,
     routes_tutorials,
     routes_ws,
 )
@@ -127,10 +128,13 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
         restored = await hub.restore_all()
         if restored:
             log.info("restored %d unfinished tables", restored)
+        await routes_tournaments.resume(app)  # tournaments left running go on
         _settle_collector()
         try:
             yield
         finally:
+            if getattr(app.state, "tournaments", None) is not None:
+                app.state.tournaments.stop()
             await hub.shutdown()
             store.close()
             close_shared_pool()
@@ -151,6 +155,7 @@ def create_app(data_dir: str | Path = "data", database_url: str | None = None,
     app.include_router(accounts_router())  # accounts and ratings (routes_accounts.py)
     app.include_router(routes_puzzles.router)  # puzzles and their pages (routes_puzzles.py)
     app.include_router(routes_daily.router)  # the deal of the day and of the week
+    app.include_router(routes_tournaments.router)  # tournaments of people (Swiss, arena)
     app.include_router(routes_info.router)  # the pages first, as the page routes on them
     app.mount("/static", StaticFiles(directory=routes_info.WEB_DIR), name="static")
     for routes in (routes_tutorials, routes_tables, routes_games, routes_ws):

@@ -270,6 +270,33 @@ class Hub:
         table.creator = address
         return table, you, token
 
+    async def create_seated(self, variant: str, options: Mapping[str, Any] | None,
+                            people: list[str | None], level: str
+                            ) -> tuple[Table, dict[int, str]]:
+        """A table with every seat taken, for a tournament: ``people`` holds a person's name
+        per seat (its token is returned, by seat) or None for a bot of ``level``. It starts
+        at once; the server's cap on live tables holds, the per-address ones do not."""
+        self._check_room("", waiting=False)
+        try:
+            var = find_variant(variant)
+            check_json_types(var, options or {})
+            match = Match.new(var, seed=self._seed(), options=options or {})
+        except TuteError as exc:
+            raise TableError("bad_table", str(exc)) from None
+        if len(people) != var.seat_count(match.options):
+            raise TableError("bad_table", f"{var.id} needs {var.seat_count(match.options)} "
+                             f"seats, got {len(people)}")
+        tokens: dict[int, str] = {}
+        built: list[Seat] = []
+        for i, name in enumerate(people):
+            if name is None:
+                built.append(Seat("bot", bot_name(i), level))
+            else:
+                tokens[i] = new_token()
+                built.append(Seat("human", name, token_hash=hash_token(tokens[i])))
+        table = await self._open(match, built, min(tokens, default=0), False, True)
+        return table, tokens
+
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
                     chat: bool, hints: bool = False, clock: int = 0,
                     pending: Collection[int] = ()) -> Table:

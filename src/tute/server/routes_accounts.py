@@ -9,6 +9,7 @@ See :mod:`tute.server.accounts` for what the calls do.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from .accounts_store import AccountRow
 from .hub import LEVELS, Hub
 from .limits import ADDRESS
 from .table import Table, TableError
+from .tournaments_store import tournaments_of
 
 __all__ = ["accounts_router"]
 
@@ -113,7 +115,12 @@ def _address(request: Request) -> str:
 
 def accounts_of(request: Request) -> Accounts:
     """The app's accounts, made on first use beside its hub."""
-    state = request.app.state
+    return accounts_for(request.app)
+
+
+def accounts_for(app: Any) -> Accounts:
+    """The accounts of ``app`` (a FastAPI app), made on first use beside its hub."""
+    state = app.state
     accounts: Accounts | None = getattr(state, "accounts", None)
     hub: Hub = state.hub
     if accounts is None or accounts.hub is not hub:
@@ -345,7 +352,14 @@ def _rating_routes(r: APIRouter) -> None:
     @r.get("/api/players/{name}", response_model=None)
     @_answers
     async def player(name: str, request: Request) -> dict[str, Any]:
-        return await accounts_of(request).player(name)
+        accounts = accounts_of(request)
+        page = await accounts.player(name)
+        row = await asyncio.to_thread(accounts.store.by_name, str(page["name"]).casefold())
+        # the tournaments played, with the place in each (tute.server.tournament_director)
+        played = tournaments_of(accounts.hub.store)
+        page["tournaments"] = [] if row is None else await asyncio.to_thread(
+            played.of_account, row.id)
+        return page
 
 
 def _seat_count(variant: str, options: dict[str, Any]) -> int:

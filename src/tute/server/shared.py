@@ -27,7 +27,8 @@ STATUS = {"not_found": 404, "not_finished": 409, "no_open_seat": 409, "seat_take
           "busy": 503, "rate_limited": 429, "storage": 503, "unavailable": 409,
           "too_many_tables": 429, "moved": 503, "not_played": 403, "already_played": 409,
           "closed": 409, "not_bot_move": 409, "not_a_decision": 409, "bad_move": 404,
-          "too_long": 400}
+          "too_long": 400, "not_logged_in": 401, "already_joined": 409, "not_joined": 409,
+          "not_creator": 403, "too_few": 409, "full": 409, "conflict": 409, "started": 409}
 
 
 class StrictBody(BaseModel):

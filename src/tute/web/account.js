@@ -63,7 +63,8 @@ function signedInHTML(a) {
   const variants = variantsNow();
   return `<p id="acc-hello">${esc(w("hello", { name: a.name }))}</p>
     <p><a href="/jugador/${encodeURIComponent(a.name)}" data-nav class="btn">${esc(w("my_page"))}</a>
-       <a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a></p>
+       <a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a>
+       <a href="/torneos" data-nav class="btn" id="acc-tournaments">${esc(t("tnTitle"))}</a></p>
     <h2>${esc(w("rated_game"))}</h2>
     <label>${esc(w("game"))}<select id="acc-variant">${variants.map((v) => `<option value="${esc(v.id)}">${esc(v.name)}</option>`).join("")}</select></label>
     <label>${esc(w("level"))}<select id="acc-level">${levels.map((l) => `<option value="${l}" ${l === "medio" ? "selected" : ""}>${esc(t(l))}</option>`).join("")}</select></label>

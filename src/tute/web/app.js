@@ -12,6 +12,7 @@ import { leaderboardPage } from "./leaderboard.js";
 import { playerPage } from "./player.js";
 import { puzzlesPage, puzzlePage } from "./puzzles/page.js";
 import { dailyListPage, dailyPage } from "./daily/page.js";
+import { tournamentsPage, tournamentPage } from "./tournaments/page.js";
 import { wordsReady, hasWords, getLang, NO_WORDS } from "./i18n.js";
 
 window.addEventListener("popstate", () => route());
@@ -37,6 +38,8 @@ function route() {
   if ((m = p.match(/^\/aprende\/([\w-]+)$/))) return tutorialPage(m[1]);
   if (p === "/diario") return dailyListPage();
   if ((m = p.match(/^\/diario\/([\w-]+)$/))) return dailyPage(m[1]);
+  if (p === "/torneos") return tournamentsPage();
+  if ((m = p.match(/^\/torneo\/([\w-]+)$/))) return tournamentPage(m[1]);
   if (p === "/problemas") return puzzlesPage();
   if ((m = p.match(/^\/problemas\/([\w-]+)$/))) return puzzlePage(m[1]);
   if (p === "/cuenta") return accountPage();

@@ -3,6 +3,7 @@
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { api, esc, loadVariants, variantOf } from "./util.js";
 import { accountWords, w } from "./account.js";
+import { playedHTML } from "./tournaments/page.js";
 
 // The rating after each rated game, as a line over the games (no chart library: a path).
 export function historyChart(points, width = 480, height = 160) {
@@ -62,6 +63,7 @@ export async function playerPage(name) {
       ${data && !data.ratings.length ? `<p class="muted">${esc(w("no_history"))}</p>` : ""}
       ${data ? statsHTML(data.stats) : ""}
       ${data ? dailyHTML(data.daily) : ""}
+      ${data ? playedHTML(data.tournaments) : ""}
       <p><a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a> <a href="/" data-nav class="btn">←</a></p>
       </section></main>`;
     bindTopbar();

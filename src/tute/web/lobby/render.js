@@ -7,6 +7,7 @@ import { variantName } from "../table/state.js";
 import { learnSectionHTML } from "../tutorial.js";
 import { puzzlesSectionHTML } from "../puzzles/page.js";
 import { dailySectionHTML } from "../daily/page.js";
+import { tournamentsSectionHTML } from "../tournaments/page.js";
 import { LEVELS, variantOptions, levelOptions, lengthChoices, houseRules, resultText } from "./forms.js";
 import { mine } from "./state.js";
 import { houseRulesLine } from "../houserules.js";
@@ -27,7 +28,7 @@ export function render(L) {
     <div class="lobby-grid">
     ${quickHTML(L)}
     ${learnSectionHTML(L.lessons)}
-    <section class="panel-card wide" id="every-day"><div class="learn-games">${dailySectionHTML()}${puzzlesSectionHTML()}</div></section>
+    <section class="panel-card wide" id="every-day"><div class="learn-games">${dailySectionHTML()}${puzzlesSectionHTML()}${tournamentsSectionHTML()}</div></section>
     ${createHTML(L)}
     ${joinHTML(L)}
     ${tablesHTML(L)}
