@@ -89,7 +89,7 @@ def test_replay_frame_shows_the_last_trick_by_its_seats() -> None:
         assert seat is not None
         m.apply(rng.choice(m.deal.legal_actions()))
     done = m.deals[0]
-    frame = _frame(m, seat, "x")
+    frame = _frame(m, seat, "x", True)
     assert frame["trick"] == [[s, str(c)] for s, c in done.tricks[-1].plays()]
     assert {s for s, _ in frame["trick"]} == set(done.play_order)
 

@@ -224,7 +224,8 @@ class ServerProcess:
              str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning",
              *self.args],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
+        # a guard against a hang only: on a loaded machine importing the server takes long
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""

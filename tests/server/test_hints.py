@@ -18,7 +18,7 @@ from tute.server.botpool import _hint
 from .conftest import Player, hello
 
 pytest.importorskip("numba")
-pytestmark = pytest.mark.timeout(240)
+pytestmark = pytest.mark.timeout(900)  # a hang guard: the first hint waits for compiled code
 
 
 def _my_turn(p: Player) -> dict[str, Any]:

@@ -11,7 +11,9 @@ from fastapi.testclient import TestClient
 from .conftest import hello
 
 pytest.importorskip("numba")
-pytestmark = pytest.mark.timeout(180)
+# a guard against a hang only: the first search bot waits for the solver's compiled code,
+# minutes on a loaded machine
+pytestmark = pytest.mark.timeout(900)
 
 
 def test_dificil_bot_plays_in_a_worker_while_the_table_answers(make_client: Any) -> None:
