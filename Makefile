@@ -36,7 +36,7 @@ demo: $(STAMP)
 TEST_ARGS ?= -n auto
 
 test: $(STAMP)
-	@$(PY) -m pytest -q $(TEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest -q --durations=30 $(TEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)
