@@ -20,6 +20,8 @@ from ..regressions import Regression, decide, dump_set, load_set
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from .reports_store import ReportRow
+
 __all__ = ["reports_app"]
 
 reports_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -67,19 +69,25 @@ def _status(value: str) -> str | None:
     return None if value == "all" else value
 
 
+def _reports(db: str | None, data_dir: Path, status: str) -> list[ReportRow]:
+    """The stored reports with that status, oldest first."""
+    from .reports_store import read_reports
+
+    wanted = _status(status)
+    engine = _engine(db, data_dir)
+    try:
+        return read_reports(engine, wanted)
+    finally:
+        engine.dispose()
+
+
 @reports_app.command("export")
 def export_command(
     data_dir: DataDir = Path("data"), db: Db = None,
     status: Annotated[str, typer.Option(help="open, decided or all")] = "all",
 ) -> None:
     """Print the reports as a regression set (JSON lines, docs/reports.md), oldest first."""
-    from .reports_store import read_reports
-
-    engine = _engine(db, data_dir)
-    try:
-        rows = read_reports(engine, _status(status))
-    finally:
-        engine.dispose()
+    rows = _reports(db, data_dir, status)
     typer.echo(dump_set([r.regression() for r in rows]), nl=False)
 
 
@@ -90,13 +98,7 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object a line.")] = False,
 ) -> None:
     """One line a report: id, status, game, deal, move, bot, action, analysis, comment."""
-    from .reports_store import read_reports
-
-    engine = _engine(db, data_dir)
-    try:
-        rows = read_reports(engine, _status(status))
-    finally:
-        engine.dispose()
+    rows = _reports(db, data_dir, status)
     for r in rows:
         brief: dict[str, Any] = {
             "id": r.id, "status": r.status, "game": r.table_id, "variant": r.variant,
