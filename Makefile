@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck bench clean setup demo regress
+.PHONY: run play test lint typecheck bench clean setup demo regress warm
 
 setup: $(STAMP)
 
@@ -35,7 +35,13 @@ demo: $(STAMP)
 # process, `make test TEST_ARGS="-n auto --random-order"` in a shuffled order.
 TEST_ARGS ?= -n auto
 
-test: $(STAMP)
+# The solver's machine code compiled once into numba's cache (about 45 s on a fresh clone, a
+# second after): the tests' search bots, hints and analyses then load it instead of each
+# worker compiling it at once (that took one test 5 minutes on two busy cores).
+warm: $(STAMP)
+	@$(PY) -c "import tute.hints as h; h.prepare()"
+
+test: $(STAMP) warm
 	@$(PY) -m pytest -q --durations=30 $(TEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
