@@ -1461,3 +1461,49 @@ def test_every_game_says_how_a_deal_ended(browser: Any, start: Callable[..., str
     assert re.search(r"Pierden? un juego|Pagos|Contrato|Gana|Empate|Nadie|sin ganador", said), said
     assert not page.errors, page.errors
     page.context.close()
+
+
+# ------------------------------------------------------------------ the phone table is a table
+
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def _one_screen(page: Any) -> None:
+    """During play the whole table (the seats, the felt, the hand, the buttons) lies in the
+    viewport: the page has nothing to scroll, and each card of the hand is a 44 px target."""
+    height, inner, cards = page.evaluate(
+        "[document.scrollingElement.scrollHeight, innerHeight, [...document.querySelectorAll("
+        "'.hand-card')].map(c => { const r = c.getBoundingClientRect(); "
+        "return [r.left, r.right, r.top, r.bottom]; })]")
+    assert height <= inner + 1, (height, inner)
+    assert cards
+    rows: dict[int, list[float]] = {}
+    for left, right, top, bottom in cards:
+        assert top >= 0 and bottom <= inner + 1, (top, bottom, inner)
+        rows.setdefault(round(top / 10), []).append(left)
+        assert right - left >= 44, cards
+    for lefts in rows.values():  # the strip of each card left uncovered by the next one
+        for a, b in itertools.pairwise(sorted(lefts)):
+            assert b - a >= 44 - 0.5, cards
+    for sel in (".felt", "#hand", ".seat .badge", ".trick"):
+        box = page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect();"
+                            " return [r.top, r.bottom]; }", sel)
+        assert box[0] >= 0 and box[1] <= inner + 1, (sel, box, inner)
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE_390, id="390"),
+                                      pytest.param(PHONE, id="360")])
+@pytest.mark.parametrize("variant", ["tute_parejas", "tute_2p_habanero"])
+def test_the_phone_table_fits_one_screen_during_play(browser: Any, start: Callable[..., str],
+                                                      data_dir: Path, viewport: dict[str, int],
+                                                      variant: str) -> None:
+    tid, tokens, _m = seeded(data_dir, variant, lambda m: len(m.deal.tricks) == 1)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    _ready(page)
+    page.wait_for_selector(".score-chip")
+    _shot(page, f"one-screen-{variant}-{viewport['width']}")
+    _one_screen(page)
+    assert not page.errors, page.errors
+    page.context.close()

@@ -1,12 +1,12 @@
 // The player's hand: cards that overlap as the width needs, but each keeps a strip at least
-// 40 px wide to tap (a second row when one row cannot give that), and that play by click,
+// 44 px wide to tap (a second row when one row cannot give that), and that play by click,
 // drag, or the keyboard.
 import { t, cardName } from "./i18n.js";
 import { cardFace } from "./board.js";
 import { esc } from "./util.js";
 import { actionLabel } from "./i18n.js";
 
-export const MIN_HIT = 40;
+export const MIN_HIT = 44;  // a finger's target (WCAG 2.5.5)
 
 function cardWidth(width) {
   // the CSS card size, as a number: phones get bigger cards than the felt's

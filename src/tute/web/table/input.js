@@ -42,8 +42,9 @@ export async function onClick(T, ev) {
   }
   switch (what) {
     case "sound": local.sound = !local.sound; render(T); beep(); break;
-    case "chat-jump":  // the phone's badge: the chat opened, in view, its lines read
-      T.chatOpen = true; T.unread = 0; render(T);
+    case "side": T.sideOpen = !T.sideOpen; render(T); break;
+    case "chat-jump":  // the phone's badge: the side panel and its chat opened, in view, its lines read
+      T.chatOpen = true; T.unread = 0; T.sideOpen = true; render(T);
       document.getElementById("chat-box")?.scrollIntoView({ block: "end" });
       break;
     case "hint":

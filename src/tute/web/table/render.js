@@ -21,11 +21,11 @@ function skeleton(T) {
     <button class="ghost icon" data-do="sound" id="sound-btn"></button>`)}
   <div id="banner"></div>
   <main class="table-page">
-    <div class="board-wrap"><button class="score-chip" data-do="sheet" id="score-chip"></button><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
+    <div class="board-wrap"><div class="chip-line"><button class="score-chip" data-do="sheet" id="score-chip"></button><span id="chat-jump-box"></span>
+      <button class="ghost side-btn" data-do="side" id="side-btn" aria-controls="side-col" aria-label="${t("sidePanel")}" title="${t("sidePanel")}">${ICONS.menu}</button></div><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
       <div class="me" id="me"></div></div>
-    <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
+    <aside class="side-col" id="side-col" aria-label="${t("sidePanel")}"><button class="ghost side-close" data-do="side" id="side-close">${t("closeBtn")}</button><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
-  <div id="chat-jump-box"></div>
   <div id="overlay"></div>
   <div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
   bindTopbar();
@@ -112,6 +112,9 @@ export function render(T) {
   renderMe(T, d, myTurn, legal, names);
   renderSide(T);
   renderOverlay(T);
+  // a phone's side panel is a sheet over the table, opened from the chip's line
+  document.getElementById("side-col").classList.toggle("open", !!T.sideOpen);
+  document.getElementById("side-btn").setAttribute("aria-expanded", String(!!T.sideOpen));
 }
 
 function renderFelt(T, names, playing) {

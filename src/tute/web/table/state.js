@@ -21,7 +21,7 @@ export function tableState(id) {
     overlay: null, message: "", pending: false, closed: false, fatal: null, retry: 0,
     connected: false, chat: [], chatOpen: false, unread: 0, botAt: {}, from: null,
     rematch: null, rematchWaiting: false, skeleton: false, standIn: false,
-    hint: null, hinting: false, hintN: 0, explain: explainPref.on,
+    sideOpen: false, hint: null, hinting: false, hintN: 0, explain: explainPref.on,
     account: null, rated: null,  // the visitor's account ({name}), the table's rating terms
   };
   // the felt's notes and the screen reader's line, quiet once the page is left
