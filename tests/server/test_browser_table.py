@@ -1507,3 +1507,28 @@ def test_the_phone_table_fits_one_screen_during_play(browser: Any, start: Callab
     _one_screen(page)
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE_390, id="phone"),
+                                      pytest.param(DESKTOP, id="desktop")])
+def test_the_other_hands_are_fans_of_backs_counted_by_the_server(
+        browser: Any, start: Callable[..., str], data_dir: Path, viewport: dict[str, int]) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas", lambda m: len(m.deal.tricks) == 2)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    _ready(page)
+    # measured in one go with the state drawn (the bots play on meanwhile)
+    seats = page.evaluate(
+        "[...document.querySelectorAll('#felt .seat')].map(s => {"
+        " const f = s.querySelector('.fan'); const r = f ? f.getBoundingClientRect() : null;"
+        " return [Number(s.dataset.seat),"
+        " f ? f.querySelectorAll('.back').length : -1, s.querySelector('.count')?.textContent,"
+        " r ? [r.width, r.height] : null, window.__tute.state.deal.hand_sizes]; })")
+    assert len(seats) == 3
+    for seat, backs, count, box, sizes in seats:
+        assert backs == sizes[seat] and count == str(sizes[seat]), seats
+        assert box and box[0] >= 12 and box[1] >= 12, seats  # drawn, on a phone too
+    _shot(page, f"fans-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()

@@ -10,7 +10,7 @@ export const MIN_HIT = 44;  // a finger's target (WCAG 2.5.5)
 
 function cardWidth(width) {
   // the CSS card size, as a number: phones get bigger cards than the felt's
-  return width <= 820 ? Math.round(Math.min(70, Math.max(50, 0.15 * width))) : Math.round(Math.min(92, Math.max(54, 0.074 * width)));
+  return width <= 820 ? Math.round(Math.min(72, Math.max(50, 0.17 * width))) : Math.round(Math.min(92, Math.max(54, 0.074 * width)));
 }
 
 // Rows of cards and the horizontal step between card starts, so that step >= MIN_HIT.
