@@ -1532,3 +1532,50 @@ def test_the_other_hands_are_fans_of_backs_counted_by_the_server(
     _shot(page, f"fans-{viewport['width']}")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def _second_deal_starts(m: Match) -> bool:
+    return len(m.deals) == 2 and not m.deal.tricks and not m.deal.trick
+
+
+_DEALT = """() => {
+  const T = window.__tute, card = document.querySelector('#hand .hand-card.legal');
+  if (!T || !card || !T.dealt) return null;
+  const r = card.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 12)?.closest('.hand-card');
+  const moving = [...document.querySelectorAll('#hand .card-svg')]
+    .reduce((k, el) => k + el.getAnimations().filter(a => a.playState === 'running').length, 0);
+  return {deal: T.dealt.deal, started: T.dealt.moving, moving, card: card.dataset.card,
+          hit: hit === card, events: getComputedStyle(card).pointerEvents};
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_deal_is_dealt_and_its_cards_play_at_once(browser: Any, start: Callable[..., str],
+                                                    data_dir: Path, motion: str) -> None:
+    """The deal comes in as an animation (none with reduced motion) that delays nothing: the
+    first legal card, while its picture is still moving, is hit by the pointer and plays."""
+    variant = "tute_2p_habanero"
+    tid, tokens, m = seeded(data_dir, variant, _second_deal_starts, humans=2)
+    me = m.to_move
+    assert me is not None
+    base = start()
+    page = _page(browser, PHONE_390, base, held(tid, tokens[me], me, variant), motion=motion)
+    page.goto(base + f"/t/{tid}")
+    # read in the first frame where a legal card is drawn (polled every animation frame)
+    seen = page.wait_for_function(_DEALT, timeout=15_000).json_value()
+    assert seen["deal"] == 2, seen
+    if motion == "reduce":
+        assert seen["started"] == 0 and seen["moving"] == 0, seen
+    else:
+        assert seen["started"] > 0 and seen["moving"] > 0, seen
+    assert seen["hit"] and seen["events"] != "none", seen
+    # at once, while the picture moves: the card itself stands still and nothing covers it
+    # (playwright's click checks both, where the card is now: the felt above may have grown)
+    page.locator(f"#hand .hand-card[data-card='{seen['card']}']").click(timeout=3000)
+    # played: on the felt, out of the hand
+    _wait(page, lambda: page.evaluate(
+        "c => !!document.querySelector(`.trick .played .card[data-card='${c}']`) && "
+        "!document.querySelector(`#hand .hand-card[data-card='${c}']`)", seen["card"]), 10)
+    assert not page.errors, page.errors
+    page.context.close()

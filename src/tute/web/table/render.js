@@ -13,6 +13,7 @@ import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText 
 import { context, seating, seatName, stockGame, title } from "./state.js";
 import { play, onClick, onSubmit } from "./input.js";
 import { ICONS } from "../icons.js";
+import { dealIn } from "../trick.js";
 
 function skeleton(T) {
   app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>
@@ -115,6 +116,18 @@ export function render(T) {
   // a phone's side panel is a sheet over the table, opened from the chip's line
   document.getElementById("side-col").classList.toggle("open", !!T.sideOpen);
   document.getElementById("side-btn").setAttribute("aria-expanded", String(!!T.sideOpen));
+  dealing(T, playing);
+}
+
+// A deal is dealt the first time it is seen uncovered (a deal's result may lie over the next
+// one until the player goes on); a page opened in the middle of a deal deals nothing.
+// T.dealt says what moved, for the browser tests.
+function dealing(T, playing) {
+  const n = T.state.deal_number, d = T.state.deal;
+  if (T.dealSeen === n || T.overlay || !playing) return;
+  const fresh = !d.tricks.length && !d.trick.length;
+  if (T.dealSeen !== undefined || fresh) T.dealt = { deal: n, moving: dealIn(app) };
+  T.dealSeen = n;
 }
 
 function renderFelt(T, names, playing) {
