@@ -1579,3 +1579,43 @@ def test_a_deal_is_dealt_and_its_cards_play_at_once(browser: Any, start: Callabl
         "!document.querySelector(`#hand .hand-card[data-card='${c}']`)", seen["card"]), 10)
     assert not page.errors, page.errors
     page.context.close()
+
+
+_SPY = "() => { window.__sounds = []; window.__tute.blip = (k) => window.__sounds.push(k); }"
+
+
+def _play_one(page: Any) -> str:
+    """Play the first legal card; its name once it lies on the felt."""
+    _ready(page)
+    card = page.evaluate("document.querySelector('#hand .hand-card.legal').dataset.card")
+    page.locator(f"#hand .hand-card[data-card='{card}']").click()
+    _wait(page, lambda: not page.locator(f"#hand .hand-card[data-card='{card}']").count())
+    return str(card)
+
+
+def test_sounds_are_off_until_turned_on_and_remembered(browser: Any, start: Callable[..., str],
+                                                       data_dir: Path) -> None:
+    variant = "tute_2p_habanero"
+    tid, tokens, _m = seeded(data_dir, variant, lambda m: len(m.deal.tricks) == 1)
+    base = start()
+    page = _page(browser, PHONE_390, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector("#sound-btn[aria-pressed='false']")
+    assert page.get_attribute("#sound-btn", "aria-label") == "Sonido"
+    assert page.evaluate("localStorage.getItem('tute.sound')") is None
+    page.evaluate(_SPY)
+    _play_one(page)
+    # the trick played out (the bot answered and someone took it): not a sound
+    _wait(page, lambda: page.evaluate("window.__tute.state.deal.tricks.length") >= 2)
+    assert page.evaluate("window.__sounds") == []
+    page.click("#sound-btn")
+    page.wait_for_selector("#sound-btn[aria-pressed='true']")
+    assert page.evaluate("localStorage.getItem('tute.sound')") == "on"
+    page.reload()
+    page.wait_for_selector("#sound-btn[aria-pressed='true']")
+    page.evaluate(_SPY)
+    _play_one(page)
+    # a blip for the card, and one for the trick once it is taken
+    _wait(page, lambda: {"card", "trick"} <= set(page.evaluate("window.__sounds")))
+    assert not page.errors, page.errors
+    page.context.close()

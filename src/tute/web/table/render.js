@@ -107,7 +107,10 @@ export function render(T) {
   setHTML(document.getElementById("tt"), `${esc(title(T))} · ${esc(dealOf(T.state))}${d.carry ? ` · <span class="vueltas-tag">${t("vueltasTag")}</span>` : ""}`);
   const snd = document.getElementById("sound-btn");
   setHTML(snd, speakerIcon(local.sound));
-  snd.title = snd.ariaLabel = local.sound ? t("soundOn") : t("soundOff");
+  // a toggle named "Sound", pressed when on; its title says the state in words
+  snd.ariaLabel = t("sound");
+  snd.setAttribute("aria-pressed", String(local.sound));
+  snd.title = local.sound ? t("soundOn") : t("soundOff");
   setHTML(document.getElementById("banner"), T.connected ? "" : `<div class="banner">${t("reconnecting")}</div>`);
   renderFelt(T, names, playing);
   renderMe(T, d, myTurn, legal, names);

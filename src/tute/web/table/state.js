@@ -3,7 +3,7 @@
 // (socket.js, render.js, input.js) reads and writes it; the browser tests read it as
 // window.__tute. The functions here answer questions about it: names, sides, totals.
 import { t, getLang } from "../i18n.js";
-import { local, variantOf } from "../util.js";
+import { local, variantOf, blip } from "../util.js";
 import { announcer } from "../words.js";
 import { explainPref } from "../learn.js";
 
@@ -26,7 +26,14 @@ export function tableState(id) {
   };
   // the felt's notes and the screen reader's line, quiet once the page is left
   T.announce = announcer(() => T.closed);
+  // what makes a sound (the browser tests put a spy in its place: no audio needed)
+  T.blip = blip;
   return T;
+}
+
+// A sound, when the player turned them on (off by default; remembered in localStorage).
+export function sound(T, kind) {
+  if (local.sound) T.blip(kind);
 }
 
 // What the side panel and the dialogs draw from (side.js, dialogs.js).
