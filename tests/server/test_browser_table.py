@@ -124,6 +124,16 @@ def _fits(page: Any, selector: str) -> None:
     assert box[0] >= -1 and box[1] <= width + 1, (selector, box, width)
 
 
+def _side(page: Any, show: bool = True) -> None:
+    """A phone's side panel (the score, the log, the chat) is a sheet over the table: opened
+    (or closed) from the button beside the score chip; a desktop always shows it."""
+    if not page.locator("#side-btn").is_visible():
+        return
+    if page.locator("#side-col.open").count() != show:
+        page.click("#side-close" if not show else "#side-btn")
+    page.wait_for_selector("#side-col", state="visible" if show else "hidden")
+
+
 # ------------------------------------------------------------------ seeded games
 
 def seeded(data_dir: Path, variant: str, until: Callable[[Match], bool], *,
@@ -273,6 +283,7 @@ def test_de_vueltas_running_totals_and_sheet(browser: Any, start: Callable[..., 
     page.goto(base + f"/t/{tid}")
     page.wait_for_selector(".hand-card")
     assert "de vueltas" in page.inner_text("#tt")
+    _side(page)
     note = page.inner_text(".vueltas-note")
     assert str(carry[0]) in note and str(carry[1]) in note
     # the running total is the carried one plus this deal's tantos, never from zero
@@ -287,6 +298,7 @@ def test_de_vueltas_running_totals_and_sheet(browser: Any, start: Callable[..., 
     _fits(page, ".sheet-dialog")
     _shot(page, f"sheet-{viewport['width']}")
     page.click(".sheet-dialog [data-do='close']")
+    _side(page, False)
     # play the deal out: its result counts the carried totals
     _play_until(page, lambda: page.locator(".result-dialog").count() > 0)
     dialog = page.inner_text(".result-dialog")
@@ -624,6 +636,7 @@ def test_chat_rematch_countdown_spectator_history(browser: Any, start: Callable[
     # chat: a quick phrase and a line, each in the reader's language
     ana.locator(".chat summary").click()
     ana.locator(".phrase[data-phrase='suerte']").click()
+    _side(bea)
     bea.locator(".chat summary").click()
     bea.wait_for_selector("#chat-log li:has-text('¡Suerte!')")
     bea.fill("#chat-input", "<b>hola</b> equipo")
@@ -965,7 +978,9 @@ def test_the_house_rules_are_shown_before_sitting_and_at_the_table(
     guest.fill("#join-name", "Bea")
     guest.click("#join-btn")
     guest.wait_for_selector(".hand-card", timeout=15_000)
+    _side(guest)
     assert "Tute de mano: sí" in guest.inner_text("#house-line")
+    _side(guest, False)
     guest.click("#help-btn")
     assert "Tute de mano: sí" in guest.inner_text(".help-dialog #house-terms")
     # a table with the game's own rules says so
@@ -1280,8 +1295,10 @@ def test_when_the_clock_runs_out_the_table_says_the_bot_played_for_you(
     # the player does nothing: ten seconds later the bot plays that decision for them
     page.wait_for_selector("#stand-in", timeout=30_000)
     assert page.inner_text("#stand-in") == "El bot jugó por ti"
+    _side(page)
     page.locator(".log summary").click()
     assert "El bot jugó por ti" in page.inner_text(".log-list")
+    _side(page, False)
     _fits(page, "#stand-in")
     _shot(page, f"stand-in-{viewport['width']}")
     # the player's own next play takes the line away
