@@ -124,6 +124,16 @@ def _fits(page: Any, selector: str) -> None:
     assert box[0] >= -1 and box[1] <= width + 1, (selector, box, width)
 
 
+def _side(page: Any, show: bool = True) -> None:
+    """A phone's side panel (the score, the log, the chat) is a sheet over the table: opened
+    (or closed) from the button beside the score chip; a desktop always shows it."""
+    if not page.locator("#side-btn").is_visible():
+        return
+    if page.locator("#side-col.open").count() != show:
+        page.click("#side-close" if not show else "#side-btn")
+    page.wait_for_selector("#side-col", state="visible" if show else "hidden")
+
+
 # ------------------------------------------------------------------ seeded games
 
 def seeded(data_dir: Path, variant: str, until: Callable[[Match], bool], *,
@@ -273,6 +283,7 @@ def test_de_vueltas_running_totals_and_sheet(browser: Any, start: Callable[..., 
     page.goto(base + f"/t/{tid}")
     page.wait_for_selector(".hand-card")
     assert "de vueltas" in page.inner_text("#tt")
+    _side(page)
     note = page.inner_text(".vueltas-note")
     assert str(carry[0]) in note and str(carry[1]) in note
     # the running total is the carried one plus this deal's tantos, never from zero
@@ -287,6 +298,7 @@ def test_de_vueltas_running_totals_and_sheet(browser: Any, start: Callable[..., 
     _fits(page, ".sheet-dialog")
     _shot(page, f"sheet-{viewport['width']}")
     page.click(".sheet-dialog [data-do='close']")
+    _side(page, False)
     # play the deal out: its result counts the carried totals
     _play_until(page, lambda: page.locator(".result-dialog").count() > 0)
     dialog = page.inner_text(".result-dialog")
@@ -624,6 +636,7 @@ def test_chat_rematch_countdown_spectator_history(browser: Any, start: Callable[
     # chat: a quick phrase and a line, each in the reader's language
     ana.locator(".chat summary").click()
     ana.locator(".phrase[data-phrase='suerte']").click()
+    _side(bea)
     bea.locator(".chat summary").click()
     bea.wait_for_selector("#chat-log li:has-text('¡Suerte!')")
     bea.fill("#chat-input", "<b>hola</b> equipo")
@@ -965,7 +978,9 @@ def test_the_house_rules_are_shown_before_sitting_and_at_the_table(
     guest.fill("#join-name", "Bea")
     guest.click("#join-btn")
     guest.wait_for_selector(".hand-card", timeout=15_000)
+    _side(guest)
     assert "Tute de mano: sí" in guest.inner_text("#house-line")
+    _side(guest, False)
     guest.click("#help-btn")
     assert "Tute de mano: sí" in guest.inner_text(".help-dialog #house-terms")
     # a table with the game's own rules says so
@@ -1280,8 +1295,10 @@ def test_when_the_clock_runs_out_the_table_says_the_bot_played_for_you(
     # the player does nothing: ten seconds later the bot plays that decision for them
     page.wait_for_selector("#stand-in", timeout=30_000)
     assert page.inner_text("#stand-in") == "El bot jugó por ti"
+    _side(page)
     page.locator(".log summary").click()
     assert "El bot jugó por ti" in page.inner_text(".log-list")
+    _side(page, False)
     _fits(page, "#stand-in")
     _shot(page, f"stand-in-{viewport['width']}")
     # the player's own next play takes the line away
@@ -1459,5 +1476,163 @@ def test_every_game_says_how_a_deal_ended(browser: Any, start: Callable[..., str
     said = page.inner_text(".result-dialog .winner").strip()
     assert said, "the deal's ending says nothing"
     assert re.search(r"Pierden? un juego|Pagos|Contrato|Gana|Empate|Nadie|sin ganador", said), said
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ the phone table is a table
+
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def _one_screen(page: Any) -> None:
+    """During play the whole table (the seats, the felt, the hand, the buttons) lies in the
+    viewport: the page has nothing to scroll, and each card of the hand is a 44 px target."""
+    height, inner, cards = page.evaluate(
+        "[document.scrollingElement.scrollHeight, innerHeight, [...document.querySelectorAll("
+        "'.hand-card')].map(c => { const r = c.getBoundingClientRect(); "
+        "return [r.left, r.right, r.top, r.bottom]; })]")
+    assert height <= inner + 1, (height, inner)
+    assert cards
+    rows: dict[int, list[float]] = {}
+    for left, right, top, bottom in cards:
+        assert top >= 0 and bottom <= inner + 1, (top, bottom, inner)
+        rows.setdefault(round(top / 10), []).append(left)
+        assert right - left >= 44, cards
+    for lefts in rows.values():  # the strip of each card left uncovered by the next one
+        for a, b in itertools.pairwise(sorted(lefts)):
+            assert b - a >= 44 - 0.5, cards
+    for sel in (".felt", "#hand", ".seat .badge", ".trick"):
+        box = page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect();"
+                            " return [r.top, r.bottom]; }", sel)
+        assert box[0] >= 0 and box[1] <= inner + 1, (sel, box, inner)
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE_390, id="390"),
+                                      pytest.param(PHONE, id="360")])
+@pytest.mark.parametrize("variant", ["tute_parejas", "tute_2p_habanero"])
+def test_the_phone_table_fits_one_screen_during_play(browser: Any, start: Callable[..., str],
+                                                      data_dir: Path, viewport: dict[str, int],
+                                                      variant: str) -> None:
+    tid, tokens, _m = seeded(data_dir, variant, lambda m: len(m.deal.tricks) == 1)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    _ready(page)
+    page.wait_for_selector(".score-chip")
+    _shot(page, f"one-screen-{variant}-{viewport['width']}")
+    _one_screen(page)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE_390, id="phone"),
+                                      pytest.param(DESKTOP, id="desktop")])
+def test_the_other_hands_are_fans_of_backs_counted_by_the_server(
+        browser: Any, start: Callable[..., str], data_dir: Path, viewport: dict[str, int]) -> None:
+    tid, tokens, _m = seeded(data_dir, "tute_parejas", lambda m: len(m.deal.tricks) == 2)
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[0], 0, "tute_parejas"))
+    page.goto(base + f"/t/{tid}")
+    _ready(page)
+    # measured in one go with the state drawn (the bots play on meanwhile)
+    seats = page.evaluate(
+        "[...document.querySelectorAll('#felt .seat')].map(s => {"
+        " const f = s.querySelector('.fan'); const r = f ? f.getBoundingClientRect() : null;"
+        " return [Number(s.dataset.seat),"
+        " f ? f.querySelectorAll('.back').length : -1, s.querySelector('.count')?.textContent,"
+        " r ? [r.width, r.height] : null, window.__tute.state.deal.hand_sizes]; })")
+    assert len(seats) == 3
+    for seat, backs, count, box, sizes in seats:
+        assert backs == sizes[seat] and count == str(sizes[seat]), seats
+        assert box and box[0] >= 12 and box[1] >= 12, seats  # drawn, on a phone too
+    _shot(page, f"fans-{viewport['width']}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def _second_deal_starts(m: Match) -> bool:
+    return len(m.deals) == 2 and not m.deal.tricks and not m.deal.trick
+
+
+_DEALT = """() => {
+  const T = window.__tute, card = document.querySelector('#hand .hand-card.legal');
+  if (!T || !card || !T.dealt) return null;
+  const r = card.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 12)?.closest('.hand-card');
+  const moving = [...document.querySelectorAll('#hand .card-svg')]
+    .reduce((k, el) => k + el.getAnimations().filter(a => a.playState === 'running').length, 0);
+  return {deal: T.dealt.deal, started: T.dealt.moving, moving, card: card.dataset.card,
+          hit: hit === card, events: getComputedStyle(card).pointerEvents};
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_deal_is_dealt_and_its_cards_play_at_once(browser: Any, start: Callable[..., str],
+                                                    data_dir: Path, motion: str) -> None:
+    """The deal comes in as an animation (none with reduced motion) that delays nothing: the
+    first legal card, while its picture is still moving, is hit by the pointer and plays."""
+    variant = "tute_2p_habanero"
+    tid, tokens, m = seeded(data_dir, variant, _second_deal_starts, humans=2)
+    me = m.to_move
+    assert me is not None
+    base = start()
+    page = _page(browser, PHONE_390, base, held(tid, tokens[me], me, variant), motion=motion)
+    page.goto(base + f"/t/{tid}")
+    # read in the first frame where a legal card is drawn (polled every animation frame)
+    seen = page.wait_for_function(_DEALT, timeout=15_000).json_value()
+    assert seen["deal"] == 2, seen
+    if motion == "reduce":
+        assert seen["started"] == 0 and seen["moving"] == 0, seen
+    else:
+        assert seen["started"] > 0 and seen["moving"] > 0, seen
+    assert seen["hit"] and seen["events"] != "none", seen
+    # at once, while the picture moves: the card itself stands still and nothing covers it
+    # (playwright's click checks both, where the card is now: the felt above may have grown)
+    page.locator(f"#hand .hand-card[data-card='{seen['card']}']").click(timeout=3000)
+    # played: on the felt, out of the hand
+    _wait(page, lambda: page.evaluate(
+        "c => !!document.querySelector(`.trick .played .card[data-card='${c}']`) && "
+        "!document.querySelector(`#hand .hand-card[data-card='${c}']`)", seen["card"]), 10)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+_SPY = "() => { window.__sounds = []; window.__tute.blip = (k) => window.__sounds.push(k); }"
+
+
+def _play_one(page: Any) -> str:
+    """Play the first legal card; its name once it lies on the felt."""
+    _ready(page)
+    card = page.evaluate("document.querySelector('#hand .hand-card.legal').dataset.card")
+    page.locator(f"#hand .hand-card[data-card='{card}']").click()
+    _wait(page, lambda: not page.locator(f"#hand .hand-card[data-card='{card}']").count())
+    return str(card)
+
+
+def test_sounds_are_off_until_turned_on_and_remembered(browser: Any, start: Callable[..., str],
+                                                       data_dir: Path) -> None:
+    variant = "tute_2p_habanero"
+    tid, tokens, _m = seeded(data_dir, variant, lambda m: len(m.deal.tricks) == 1)
+    base = start()
+    page = _page(browser, PHONE_390, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector("#sound-btn[aria-pressed='false']")
+    assert page.get_attribute("#sound-btn", "aria-label") == "Sonido"
+    assert page.evaluate("localStorage.getItem('tute.sound')") is None
+    page.evaluate(_SPY)
+    _play_one(page)
+    # the trick played out (the bot answered and someone took it): not a sound
+    _wait(page, lambda: page.evaluate("window.__tute.state.deal.tricks.length") >= 2)
+    assert page.evaluate("window.__sounds") == []
+    page.click("#sound-btn")
+    page.wait_for_selector("#sound-btn[aria-pressed='true']")
+    assert page.evaluate("localStorage.getItem('tute.sound')") == "on"
+    page.reload()
+    page.wait_for_selector("#sound-btn[aria-pressed='true']")
+    page.evaluate(_SPY)
+    _play_one(page)
+    # a blip for the card, and one for the trick once it is taken
+    _wait(page, lambda: {"card", "trick"} <= set(page.evaluate("window.__sounds")))
     assert not page.errors, page.errors
     page.context.close()

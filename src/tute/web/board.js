@@ -29,6 +29,12 @@ export function backs(n, max = 10) {
   return out;
 }
 
+// Another seat's hand: as many backs as the server says it holds (drawn in CSS: small
+// overlapping rounded cards), fanned on a desktop, stacked tight on a phone.
+export function fanHTML(n) {
+  return `<div class="fan" aria-hidden="true" data-n="${n}">${'<span class="back"></span>'.repeat(Math.max(0, n))}</div>`;
+}
+
 function seatHTML(m, s, pos) {
   const tags = [];
   if (s === m.mano) tags.push(t("mano"));
@@ -39,7 +45,7 @@ function seatHTML(m, s, pos) {
   const size = m.sizes[s] || 0;
   const cards = m.open && m.hands[s]
     ? `<div class="open-hand">${m.hands[s].map((c) => cardFace(c, "small")).join("")}</div>`
-    : `<div class="fan" aria-hidden="true">${backs(size)}</div><span class="count">${size}</span>`;
+    : `<div class="held">${fanHTML(size)}<span class="count">${size}</span></div>`;
   return `<div class="seat pos-${pos} ${m.toMove === s ? "to-move" : ""} ${m.winner === s ? "took" : ""}" data-seat="${s}">
     <div class="badge"><span class="who" title="${esc(m.names[s])}">${esc(m.names[s])}</span>
       ${m.partner === s ? `<span class="tag partner">${t("partnerTag")}</span>` : ""}

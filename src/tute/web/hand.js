@@ -1,16 +1,16 @@
 // The player's hand: cards that overlap as the width needs, but each keeps a strip at least
-// 40 px wide to tap (a second row when one row cannot give that), and that play by click,
+// 44 px wide to tap (a second row when one row cannot give that), and that play by click,
 // drag, or the keyboard.
 import { t, cardName } from "./i18n.js";
 import { cardFace } from "./board.js";
 import { esc } from "./util.js";
 import { actionLabel } from "./i18n.js";
 
-export const MIN_HIT = 40;
+export const MIN_HIT = 44;  // a finger's target (WCAG 2.5.5)
 
 function cardWidth(width) {
   // the CSS card size, as a number: phones get bigger cards than the felt's
-  return width <= 820 ? Math.round(Math.min(70, Math.max(50, 0.15 * width))) : Math.round(Math.min(92, Math.max(54, 0.074 * width)));
+  return width <= 820 ? Math.round(Math.min(72, Math.max(50, 0.17 * width))) : Math.round(Math.min(92, Math.max(54, 0.074 * width)));
 }
 
 // Rows of cards and the horizontal step between card starts, so that step >= MIN_HIT.

@@ -15,4 +15,6 @@ export const ICONS = {
   next: svg(tri(8, 1)),
   nextTrick: svg(tri(7, 1) + bar(17.4)),
   end: svg(tri(2, 1) + tri(9, 1) + bar(18.4)),
+  // three lines: the phone's side panel (the score, the log, the chat)
+  menu: svg(`<path d="M4 6.5h16M4 12h16M4 17.5h16" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>`),
 };

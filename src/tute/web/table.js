@@ -29,6 +29,9 @@ export function tablePage(id) {
     if (ev.key === "Escape" && (T.overlay === "sheet" || T.overlay === "help")) {
       closeLook(T);
       render(T);
+    } else if (ev.key === "Escape" && T.sideOpen) {
+      T.sideOpen = false;
+      render(T);
     }
   };
   document.addEventListener("keydown", onKey);

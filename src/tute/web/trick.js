@@ -45,3 +45,27 @@ export async function collect(root, winnerRect) {
 }
 
 export { sleep };
+
+// A deal starts: the hand's cards come in from the middle of the felt one after another, and
+// the other hands' backs appear with them. Only the pictures move (the card's SVG, the back):
+// the cards themselves lie where they are from the first frame, so they can be played at once.
+// Returns how many things move (none with prefers-reduced-motion).
+export function dealIn(root) {
+  if (reducedMotion()) return 0;
+  const mid = root.querySelector("#felt .trick")?.getBoundingClientRect();
+  const from = mid ? center(mid) : { x: innerWidth / 2, y: innerHeight / 3 };
+  const hand = [...root.querySelectorAll("#hand .hand-card .card-svg")];
+  hand.forEach((el, i) => {
+    const to = center(el.getBoundingClientRect());
+    el.animate([
+      { transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(.4)`, opacity: 0 },
+      { transform: "none", opacity: 1 },
+    ], { duration: 300, delay: 50 * i, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
+  });
+  const backs = [...root.querySelectorAll("#felt .fan .back")];
+  backs.forEach((el, i) => {
+    el.animate([{ transform: "translateY(-8px)", opacity: 0 }, { transform: "none", opacity: 1 }],
+      { duration: 200, delay: 25 * i, easing: "ease-out", fill: "backwards" });
+  });
+  return hand.length + backs.length;
+}

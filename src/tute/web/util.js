@@ -72,6 +72,13 @@ export function gameInfo(id) {
   return g ? { desc: g.desc, rules: g.rules } : null;
 }
 
+// The table's sounds, each a short oscillator blip (no audio files): [frequency, ms, gain].
+const SOUNDS = { card: [380, 40, 0.05], trick: [560, 110, 0.06], turn: [660, 90, 0.05], refused: [200, 120, 0.05], toggle: [520, 60, 0.05] };
+export function blip(kind) {
+  const s = SOUNDS[kind];
+  if (s) beep(...s);
+}
+
 let audio = null;
 export function beep(freq = 520, ms = 60, gain = 0.05) {
   if (!local.sound) return;

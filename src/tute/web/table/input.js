@@ -1,10 +1,10 @@
 // What the player does at the table: play a card or a bid, the buttons and dialogs, the chat,
 // taking a seat and the game after this one.
 import { t } from "../i18n.js";
-import { api, local, beep, CARD_RE } from "../util.js";
+import { api, local, CARD_RE } from "../util.js";
 import { nav } from "../shell.js";
 import { explainPref } from "../learn.js";
-import { seatName } from "./state.js";
+import { seatName, sound } from "./state.js";
 import { send } from "./socket.js";
 import { currentAccount, w } from "../account.js";
 import { render } from "./render.js";
@@ -41,9 +41,10 @@ export async function onClick(T, ev) {
     return;
   }
   switch (what) {
-    case "sound": local.sound = !local.sound; render(T); beep(); break;
-    case "chat-jump":  // the phone's badge: the chat opened, in view, its lines read
-      T.chatOpen = true; T.unread = 0; render(T);
+    case "sound": local.sound = !local.sound; render(T); sound(T, "toggle"); break;
+    case "side": T.sideOpen = !T.sideOpen; render(T); break;
+    case "chat-jump":  // the phone's badge: the side panel and its chat opened, in view, its lines read
+      T.chatOpen = true; T.unread = 0; T.sideOpen = true; render(T);
       document.getElementById("chat-box")?.scrollIntoView({ block: "end" });
       break;
     case "hint":

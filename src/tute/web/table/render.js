@@ -13,6 +13,7 @@ import { hintsAllowed, hintText, learnButtons, explainHTML, refusalOf, dutyText 
 import { context, seating, seatName, stockGame, title } from "./state.js";
 import { play, onClick, onSubmit } from "./input.js";
 import { ICONS } from "../icons.js";
+import { dealIn } from "../trick.js";
 
 function skeleton(T) {
   app.innerHTML = `${topbar(`<span class="table-title" id="tt"></span>
@@ -21,11 +22,11 @@ function skeleton(T) {
     <button class="ghost icon" data-do="sound" id="sound-btn"></button>`)}
   <div id="banner"></div>
   <main class="table-page">
-    <div class="board-wrap"><button class="score-chip" data-do="sheet" id="score-chip"></button><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
+    <div class="board-wrap"><div class="chip-line"><button class="score-chip" data-do="sheet" id="score-chip"></button><span id="chat-jump-box"></span>
+      <button class="ghost side-btn" data-do="side" id="side-btn" aria-controls="side-col" aria-label="${t("sidePanel")}" title="${t("sidePanel")}">${ICONS.menu}</button></div><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
       <div class="me" id="me"></div></div>
-    <aside class="side-col"><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
+    <aside class="side-col" id="side-col" aria-label="${t("sidePanel")}"><button class="ghost side-close" data-do="side" id="side-close">${t("closeBtn")}</button><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
-  <div id="chat-jump-box"></div>
   <div id="overlay"></div>
   <div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
   bindTopbar();
@@ -106,12 +107,30 @@ export function render(T) {
   setHTML(document.getElementById("tt"), `${esc(title(T))} · ${esc(dealOf(T.state))}${d.carry ? ` · <span class="vueltas-tag">${t("vueltasTag")}</span>` : ""}`);
   const snd = document.getElementById("sound-btn");
   setHTML(snd, speakerIcon(local.sound));
-  snd.title = snd.ariaLabel = local.sound ? t("soundOn") : t("soundOff");
+  // a toggle named "Sound", pressed when on; its title says the state in words
+  snd.ariaLabel = t("sound");
+  snd.setAttribute("aria-pressed", String(local.sound));
+  snd.title = local.sound ? t("soundOn") : t("soundOff");
   setHTML(document.getElementById("banner"), T.connected ? "" : `<div class="banner">${t("reconnecting")}</div>`);
   renderFelt(T, names, playing);
   renderMe(T, d, myTurn, legal, names);
   renderSide(T);
   renderOverlay(T);
+  // a phone's side panel is a sheet over the table, opened from the chip's line
+  document.getElementById("side-col").classList.toggle("open", !!T.sideOpen);
+  document.getElementById("side-btn").setAttribute("aria-expanded", String(!!T.sideOpen));
+  dealing(T, playing);
+}
+
+// A deal is dealt the first time it is seen uncovered (a deal's result may lie over the next
+// one until the player goes on); a page opened in the middle of a deal deals nothing.
+// T.dealt says what moved, for the browser tests.
+function dealing(T, playing) {
+  const n = T.state.deal_number, d = T.state.deal;
+  if (T.dealSeen === n || T.overlay || !playing) return;
+  const fresh = !d.tricks.length && !d.trick.length;
+  if (T.dealSeen !== undefined || fresh) T.dealt = { deal: n, moving: dealIn(app) };
+  T.dealSeen = n;
 }
 
 function renderFelt(T, names, playing) {

@@ -1,14 +1,14 @@
 // The table's WebSocket (docs/protocol.md): the hello, the server's messages kept exact in T
 // with the deltas, and the updates shown one at a time, so that a trick can be a moment.
 import { t, cardName, errorText } from "../i18n.js";
-import { sleep, applyDelta, local, beep, CARD_RE } from "../util.js";
+import { sleep, applyDelta, local, CARD_RE } from "../util.js";
 import { app, nav } from "../shell.js";
 import { legalText } from "../hand.js";
 import { flyIn, collect, seatRect, TIMING } from "../trick.js";
 import { lineText } from "../chat.js";
 import { eventLine, FELT } from "../words.js";
 import { hintText } from "../learn.js";
-import { seatName, sideName } from "./state.js";
+import { seatName, sideName, sound } from "./state.js";
 import { render } from "./render.js";
 
 const PROTOCOL = 2;
@@ -122,7 +122,7 @@ function refused(T, m) {
   T.rematchWaiting = false;
   T.message = errorText(m.code, m.reason, m.refusal, T.seat);
   T.announce.say(T.message);
-  beep(200, 120);
+  sound(T, "refused");
   render(T);
 }
 
@@ -198,7 +198,7 @@ async function show(T, u) {
   if (u.stand_in) standIn(T, u);
   else if (u.seat === T.seat && u.kind === "action") T.standIn = false;  // they act again
   plays.forEach((e) => say(t("played", seatName(T, e.seat), cardName(e.card))));
-  if (plays.length) beep(380, 40);
+  if (plays.length) sound(T, "card");
   if (trick) {
     T.flash = { cards: trick.cards.map((c, i) => [trick.seats[i], c]), winner: null };
     render(T);
@@ -206,6 +206,7 @@ async function show(T, u) {
     T.flash.winner = trick.winner;
     T.flash.points = trick.points;
     render(T);
+    sound(T, "trick");
     say(trick.winner === T.seat ? t("trickWinnerYou", trick.points) : t("trickWinner", seatName(T, trick.winner), trick.points));
     await sleep(T.state.deal.to_move === T.seat ? TIMING.showMine : TIMING.show);
     await collect(app, seatRect(app, trick.winner, T.seat));
@@ -218,7 +219,7 @@ async function show(T, u) {
   render(T);
   const d = T.state.deal;
   if (d.to_move === T.seat && T.seat !== null && !T.state.over) {
-    beep(660, 90);
+    sound(T, "turn");
     if (!T.queue.length) say(legalText(d.legal_actions.filter((a) => CARD_RE.test(a))));
   }
 }

@@ -3,7 +3,7 @@
 // (socket.js, render.js, input.js) reads and writes it; the browser tests read it as
 // window.__tute. The functions here answer questions about it: names, sides, totals.
 import { t, getLang } from "../i18n.js";
-import { local, variantOf } from "../util.js";
+import { local, variantOf, blip } from "../util.js";
 import { announcer } from "../words.js";
 import { explainPref } from "../learn.js";
 
@@ -21,12 +21,19 @@ export function tableState(id) {
     overlay: null, message: "", pending: false, closed: false, fatal: null, retry: 0,
     connected: false, chat: [], chatOpen: false, unread: 0, botAt: {}, from: null,
     rematch: null, rematchWaiting: false, skeleton: false, standIn: false,
-    hint: null, hinting: false, hintN: 0, explain: explainPref.on,
+    sideOpen: false, hint: null, hinting: false, hintN: 0, explain: explainPref.on,
     account: null, rated: null,  // the visitor's account ({name}), the table's rating terms
   };
   // the felt's notes and the screen reader's line, quiet once the page is left
   T.announce = announcer(() => T.closed);
+  // what makes a sound (the browser tests put a spy in its place: no audio needed)
+  T.blip = blip;
   return T;
+}
+
+// A sound, when the player turned them on (off by default; remembered in localStorage).
+export function sound(T, kind) {
+  if (local.sound) T.blip(kind);
 }
 
 // What the side panel and the dialogs draw from (side.js, dialogs.js).
