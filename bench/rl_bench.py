@@ -5,7 +5,8 @@ Measured in the same run, for scale, and quoted beside each figure as a ratio
 (``legal_actions`` + ``apply``, no observation), OpenSpiel's Python game
 ``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel; skipped with a message
 when pyspiel is not installed), our ``python_tute`` through pyspiel, the batched
-``tute.rl.VectorEnv`` (parejas, ``--vector-games`` games a call) beside the per-step env,
+``tute.rl.VectorEnv`` (the games it plays: parejas and arrastrado, ``--vector-games`` games a
+call) beside the per-step env,
 RLCard's ``uno`` if RLCard is installed, and batched self-play data generation
 (``tute.rl.generate``) with 1 and 2 jobs.
 
@@ -29,6 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 import tute
+import tute.games
 import tute.rl
 
 
@@ -143,7 +145,7 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(tute.VARIANTS))
     ap.add_argument("--episodes", type=int, default=400, help="deals for generate()")
     ap.add_argument("--vector-games", type=int, default=1024,
-                    help="games per VectorEnv call (tute_parejas only)")
+                    help="games per VectorEnv call (the games it plays)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out: dict[str, object] = {}
@@ -190,7 +192,7 @@ def main() -> None:
         report(pz, refs[pz], against=(engine, hearts))
         report(f"pettingzoo raw_env {v}", _rate(pettingzoo_steps(v, raw=True), args.seconds,
                                                 args.repeat), against=(engine, hearts))
-        if v == "tute_parejas":  # the batched environment plays parejas only
+        if not tute.games.game_for(tute.find_variant(v)).batch_gap:  # VectorEnv plays it
             report(f"VectorEnv {v} n={args.vector_games}", _rate(vector_steps(
                 v, args.vector_games), args.seconds, args.repeat), against=(pz, hearts))
     try:

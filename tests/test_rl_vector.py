@@ -1,4 +1,5 @@
-"""tute.rl.VectorEnv: whole games against the per-step environment, auto-reset, refusals."""
+"""tute.rl.VectorEnv: whole games against the per-step environment (parejas and arrastrado),
+auto-reset, refusals."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not insta
 
 import tute.rl  # noqa: E402
 from tute.errors import IllegalActionError, InvalidOptionError  # noqa: E402
+from tute.events import Exchanged  # noqa: E402
+from tute.rl.encoding import encode_view  # noqa: E402
 from tute.rl.vector import VectorEnv  # noqa: E402
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -24,15 +27,28 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-def _play_both(options: dict[str, Any], seed: int, games: int, steps: int) -> int:
+#: arrastrado: three players (the table card and its compulsory exchanges) or four individual
+#: players (the dealer's card turned); three or four sides, rewards against the others' mean
+ARRASTRADO_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"two_exchanges_four": True, "forty_first": "forfeit", "must_head_after_ruff": True,
+     "cante_restriction": "forfeit_if_skipped_first", "scoring_3p": "payments"},
+    {"players": 4},
+    {"players": 4, "must_undertrump": True, "tute_enabled": False,
+     "cante_restriction": "first_win_only", "cante_by": "winning_side_each"},
+]
+
+
+def _play_both(options: dict[str, Any], seed: int, games: int, steps: int,
+               variant: str = "tute_parejas") -> int:
     """Random legal play of ``games`` games in a VectorEnv and as many per-step
     environments seeded alike; every observation, mask, seat, end and reward must agree.
     Returns the deals finished."""
-    vec = VectorEnv("tute_parejas", games, **options)
+    vec = VectorEnv(variant, games, **options)
     obs, masks = vec.reset(seed=seed)
     envs = []
     for i in range(games):
-        e = tute.rl.env("tute_parejas", **options)
+        e = tute.rl.env(variant, **options)
         e.reset(seed=seed + i)
         envs.append(e)
     rng = random.Random(seed)
@@ -67,57 +83,45 @@ def test_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> 
     assert _play_both(options, seed=11 + len(options), games=3, steps=400) >= 6
 
 
-def test_seed_lists_and_deal_seeds() -> None:
-    vec = VectorEnv("tute_parejas", 2)
-    vec.reset(seed=[7, 2**64 - 1])
-    env = tute.rl.raw_env("tute_parejas")
-    env.reset(seed=2**64 - 1)
-    deal = env.table.deal
-    assert deal is not None
-    assert int(vec.deal_seeds[1]) == deal.seed
-    assert int(vec.dealers[1]) == deal.dealer
-    obs = env.observe(env.agent_selection)["observation"]
-    assert np.array_equal(obs, vec.observations[1])
+@pytest.mark.parametrize("options", ARRASTRADO_OPTION_SETS,
+                         ids=lambda o: ",".join(o) or "defaults")
+def test_arrastrado_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> None:
+    assert _play_both(options, seed=5 + len(options), games=3, steps=330,
+                      variant="tute_arrastrado_3p") >= 6
 
 
-def test_auto_reset_and_masks() -> None:
-    vec = VectorEnv("tute_parejas", 4)
-    obs, masks = vec.reset(seed=3)
-    first = vec.deal_seeds.copy()
-    assert masks.shape == (4, vec.num_actions) and obs.shape == (4, vec.observation_size)
-    ends = 0
-    for _ in range(120):
-        # every mask offers something, and only cards or cantes/passes of the catalogue
-        assert (masks.sum(axis=1) > 0).all()
-        obs, rewards, done, masks = vec.step(vec.random_actions())
-        for i in np.flatnonzero(done):
-            ends += 1
-            assert vec.deal_seeds[i] != first[i]  # the next deal is under way
-            first[i] = vec.deal_seeds[i]
-            assert rewards[i, 0] == rewards[i, 2] == -rewards[i, 1] == -rewards[i, 3]
-            assert obs[i, :40].sum() == 10  # a full hand again
-    assert ends >= 4
-
-
-def test_illegal_action_changes_nothing() -> None:
-    vec = VectorEnv("tute_parejas", 3)
-    vec.reset(seed=5)
-    before = (vec.observations.copy(), vec.masks.copy(), vec._st.copy())
-    acts = vec.random_actions().copy()
-    acts[1] = int(np.flatnonzero(vec.masks[1] == 0)[0])
-    with pytest.raises(IllegalActionError, match="in game 1"):
-        vec.step(acts)
-    with pytest.raises(IllegalActionError, match="outside the action space"):
-        vec.step(np.array([*vec.random_actions()[:2], 999]))
-    with pytest.raises(IllegalActionError, match="expected 3 integer"):
-        vec.step([0, 1])
-    assert np.array_equal(before[0], vec.observations)
-    assert np.array_equal(before[1], vec.masks)
-    assert np.array_equal(before[2], vec._st)
+def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
+    # first deals of many seeds: the table card, the exchanges (the 7, then the 2) and the
+    # cards they make known, in VectorEnv's first observation as the engine's view has them
+    vec = VectorEnv("tute_arrastrado_3p", 60)
+    obs, _masks = vec.reset(seed=100)
+    exchanged = twice = 0
+    for i in range(60):
+        env = tute.rl.raw_env("tute_arrastrado_3p")
+        env.reset(seed=100 + i)
+        deal = env.table.deal
+        assert deal is not None
+        seat = int(vec.to_move[i])
+        view = deal.view(seat)
+        swaps = [e for e in view.history if isinstance(e, Exchanged)]
+        exchanged += bool(swaps)
+        twice += len(swaps) == 2
+        blocks = vec.layout.split(obs[i])
+        assert view.table_card is not None and view.trump_card is not None
+        assert np.flatnonzero(blocks["table_card"]).tolist() == [view.table_card.index]
+        assert np.flatnonzero(blocks["trump_card"]).tolist() == [view.trump_card.index]
+        held = [0, 0, 0]  # what each seat is known to hold: the cards it took, not given on
+        for e in swaps:
+            held[e.seat] = (held[e.seat] & ~e.given.mask) | e.taken.mask
+        known = blocks["known"].reshape(3, 40)
+        for s in range(3):
+            assert sum(1 << int(c) for c in np.flatnonzero(known[(s - seat) % 3])) == held[s]
+        assert np.array_equal(encode_view(view), obs[i])
+    assert exchanged >= 20 and twice >= 3  # both exchanges were met
 
 
 @pytest.mark.parametrize("variant", ["tute_2p_habanero", "tute_subastado", "guinote",
-                                     "tute_arrastrado_3p", "tute_cabron"])
+                                     "tute_cabron"])
 def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
     with pytest.raises(InvalidOptionError, match=f"does not play {variant}"):
         VectorEnv(variant, 2)
@@ -128,6 +132,14 @@ def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
 def test_refuses_options_outside_card_play(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptionError, match="does not support option"):
         VectorEnv("tute_parejas", 2, **options)
+
+
+def test_refuses_optional_arrastrado_exchanges() -> None:
+    # optional exchanges are polls before the first lead: the core's; with four players
+    # there is no table card, so the option changes nothing and is taken
+    with pytest.raises(InvalidOptionError, match="exchange_mandatory"):
+        VectorEnv("tute_arrastrado_3p", 2, exchange_mandatory=False)
+    assert VectorEnv("tute_arrastrado_3p", 2, players=4, exchange_mandatory=False).num_seats == 4
 
 
 def test_bad_sizes_and_seeds() -> None:
@@ -161,3 +173,14 @@ def test_gymnasium_vector_face() -> None:
                 infos["seat_rewards"][i] == 0).all()
         assert not rewards[~term].any()
     assert ends >= 3
+
+
+def test_arrastrado_views_are_the_observed_seats() -> None:
+    # vec.view(i) replays game i's deal in the engine (its exchanges included): its encoding
+    # is the observation the batch handed that seat
+    vec = VectorEnv("tute_arrastrado_3p", 3)
+    obs, _masks = vec.reset(seed=21)
+    for _ in range(60):  # past the first deal's end in every game
+        for i in range(3):
+            assert np.array_equal(encode_view(vec.view(i)), obs[i])
+        obs, _r, _d, _m = vec.step(vec.random_actions(seed=4 if _ == 0 else None))

@@ -36,7 +36,7 @@ class Arrastrado(Turned):
     __slots__ = ()
     family = "arrastrado"
     exchanges = True
-    batch_gap = "the table-card exchanges before the first lead"
+    batch_gap = ""  # compulsory exchanges (done at the deal) and card play: in VectorEnv
 
     def seat_count(self, options: Options) -> int:
         return options.players

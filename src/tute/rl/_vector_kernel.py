@@ -1,5 +1,6 @@
-"""numba loops of :class:`tute.rl.vector.VectorEnv`: N deals of Tute por parejas stepped in
-one call, each seat's observation written from the kernel's state (docs/rl.md).
+"""numba loops of :class:`tute.rl.vector.VectorEnv`: N deals of Tute por parejas or Tute
+arrastrado (three players and a table card, or four individual players) stepped in one call,
+each seat's observation written from the kernel's state (docs/rl.md).
 
 Per game the kernel's state and config rows (:mod:`tute.kernel._tables`) plus ``ex``, the
 public facts the observation needs and the kernel does not keep (cards played, cards known,
@@ -45,18 +46,23 @@ X_PLAYED0 = 0  # cards played per seat (4 masks)
 X_KNOWN0 = 4  # cards known to be in a seat's hand (the turned trump card, cantes shown)
 X_VOID0 = 8  # suits a seat was seen to lack (4-bit masks)
 X_CANTES0 = 12  # per seat: bit = suit of a marriage it sang, bit 4 a tute
-X_TCARD = 16  # the turned trump card
+X_TCARD = 16  # the card that named trumps (turned, or arrastrado's first table card)
 X_DEALER = 17
-X_SIZE = 18
+X_TABLE = 18  # arrastrado for three: the table card after the exchanges (-1: none)
+X_SIZE = 19
 
 # ---- offsets of the observation's blocks (from tute.bots.encoding.Layout), ``offs``
 O_HAND, O_TRICK, O_LEADER, O_PLAYED, O_KNOWN, O_VOID, O_TRUMP, O_TCARD = range(8)
 O_CANTES, O_POINTS, O_CPOINTS, O_SIZES, O_TRICKS, O_PHASE, O_TOMOVE = range(8, 15)
-O_COUNT = 15
+O_TABLE = 15
+O_COUNT = 16
 
 # ---- parameters, ``par``
 P_N, P_EXEMPT, P_UNDER, P_BONUS, P_FAM, P_HAND = range(6)
-P_COUNT = 6
+P_SIDES = 6  # 2 (partners: side = seat % 2) or one side per seat
+P_TABLE = 7  # 1: the card after the hands lies on the table (arrastrado for three)
+P_TWO4 = 8  # two_exchanges_four: the 2 of trumps takes a 4 on the table too
+P_COUNT = 9
 
 _M32 = np.uint64(0xFFFFFFFF)
 MT_N = 624  # an MT row holds its 624 words and then its index
@@ -186,7 +192,12 @@ def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
         for c in range(size):
             m |= 1 << deck[k + n * c]
         st[S_H0 + seat] = m
-    tcard = deck[n * size - 1]
+    ex[:] = 0
+    if par[P_TABLE] != 0:  # the next card lies face up on the table: nobody's, it names trumps
+        tcard = deck[n * size]
+    else:  # the dealer's last card, turned for all to see
+        tcard = deck[n * size - 1]
+        ex[X_KNOWN0 + dealer] = 1 << tcard
     trump = tcard // 10
     mano = (dealer + 1) % n
     cfg[:] = base
@@ -201,11 +212,38 @@ def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
     st[S_TUTESEAT] = -1
     st[S_LASTSIDE] = -1
     st[S_TRUMP] = trump
-    ex[:] = 0
-    ex[X_KNOWN0 + dealer] = 1 << tcard
     ex[X_TCARD] = tcard
     ex[X_DEALER] = dealer
+    ex[X_TABLE] = -1
+    if par[P_TABLE] != 0:
+        ex[X_TABLE] = _exchanges(st, ex, n, tcard, trump, par[P_TWO4])
     return ds
+
+
+@njit(cache=True)
+def _exchanges(st: np.ndarray, ex: np.ndarray, n: int, table: int, trump: int, two4: int
+               ) -> int:
+    """Arrastrado's compulsory exchanges before the first lead (rules.md §4.2), public: the
+    holder of the 7 of trumps takes an A, 3, R, C or S from the table, then the holder of the
+    2 a 7, 6 or 5 (a 4 too with ``two_exchanges_four``); the card it gives is known to be
+    gone and the one it takes to be in its hand. Returns the card left on the table."""
+    while True:
+        pos = table % 10
+        if pos > 4:  # A 3 R C S: the 7
+            give = 10 * trump + 4
+        elif pos == 0 or (pos == 1 and two4 == 0):  # the 2 stays; a 4 without the option
+            return table
+        else:
+            give = 10 * trump
+        holder = -1
+        for seat in range(n):
+            if st[S_H0 + seat] >> give & 1:
+                holder = seat
+        if holder < 0:
+            return table
+        st[S_H0 + holder] = (st[S_H0 + holder] & ~(1 << give)) | (1 << table)
+        ex[X_KNOWN0 + holder] = (ex[X_KNOWN0 + holder] & ~(1 << give)) | (1 << table)
+        table = give
 
 
 # --------------------------------------------------------------------------- a step
@@ -226,7 +264,7 @@ def _before(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, par: np.ndarray, a:
             if suit != lead:
                 trump = cfg[C_TRUMP]
                 v = ex[X_VOID0 + seat] | (1 << lead)
-                exempt = par[P_EXEMPT] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0
+                exempt = par[P_EXEMPT] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0  # partners
                 if (trump >= 0 and suit != trump and not exempt
                         and (st[S_RUFFED] == 0 or par[P_UNDER] != 0)):
                     v |= 1 << trump
@@ -280,9 +318,12 @@ def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
         o[offs[O_SIZES] + r] = popcount(st[S_H0 + p]) / 14.0
     o[offs[O_TRUMP] + cfg[C_TRUMP]] = 1.0
     o[offs[O_TCARD] + ex[X_TCARD]] = 1.0
-    mine = seat % 2
-    for side in range(2):
-        r = (side - mine) % 2
+    if ex[X_TABLE] >= 0:
+        o[offs[O_TABLE] + ex[X_TABLE]] = 1.0
+    sides = par[P_SIDES]
+    mine = seat % sides  # partners: seat % 2; individual players: the seat itself
+    for side in range(sides):
+        r = (side - mine) % sides
         o[offs[O_POINTS] + r] = min(st[S_PTS0 + side] / 120.0, 1.0)
         o[offs[O_CPOINTS] + r] = min(st[S_CANTE0 + side] / 200.0, 1.0)
     o[offs[O_TRICKS]] = st[S_DONE] / 13.0
@@ -296,16 +337,19 @@ def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
 
 @njit(cache=True)
 def _returns(st: np.ndarray, par: np.ndarray, scale: float, out: np.ndarray) -> None:
-    """Per seat: scale x (its side's total - the other side's), a total being card points,
-    cantes and the last trick's bonus (``Table.returns``)."""
-    tot = np.zeros(2, dtype=np.int64)
-    for side in range(2):
+    """Per seat: scale x (its side's total - the mean of the other sides'), a total being
+    card points, cantes and the last trick's bonus (``Table.returns``)."""
+    sides = par[P_SIDES]
+    tot = np.zeros(sides, dtype=np.int64)
+    for side in range(sides):
         tot[side] = st[S_PTS0 + side] + st[S_CANTE0 + side]
         if st[S_LASTSIDE] == side:
             tot[side] += par[P_BONUS]
+    whole = tot.sum()
     for s in range(par[P_N]):
-        side = s % 2
-        out[s] = scale * float(tot[side] - tot[1 - side])
+        side = s % sides
+        others = float(whole - tot[side]) / float(sides - 1)  # exact sum, one rounding: fmean
+        out[s] = scale * (float(tot[side]) - others)
 
 
 @njit(cache=True)

@@ -9,8 +9,11 @@ environment: game ``i`` after ``reset(seed)`` plays the deals that ``tute.rl.env
 observation, mask and rewards (``tests/test_rl_vector.py`` plays whole games of both).
 
 Scope: the kernel plays card play, so the games whose every deal is card play only from the
-first lead to the end: Tute por parejas, with the options the kernel models. Polls before
-the first lead, throw-ins, renuncio claims, stock draws, exchanges and auctions are the core's;
+first lead to the end: Tute por parejas and Tute arrastrado (``tute_arrastrado_3p``: three
+players, whose compulsory table-card exchanges are public events before the first lead, done
+here when the deal is dealt; or ``players=4``, individual players with the dealer's card
+turned), with the options the kernel models. Polls before the first lead (optional
+exchanges included), throw-ins, renuncio claims, stock draws and auctions are the core's;
 those variants and options are refused with the reason.
 """
 
@@ -23,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..actions import Exchange
 from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError
 from ..games import game_for
@@ -39,20 +43,27 @@ __all__ = ["SUPPORTED_OPTIONS", "VectorEnv"]
 SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_head_after_ruff",
                                "cante_by", "forty_first", "cante_restriction", "tute_enabled",
                                "last_trick_bonus", "two_games_threshold", "two_games_rule",
-                               "match", "tute_award", "first_dealer"})
+                               "match", "tute_award", "first_dealer",
+                               # arrastrado: the exchanges, done at the deal, and its scoring
+                               # (rewards are the deal's point margins, whatever the scoring)
+                               "players", "exchange_mandatory", "two_exchanges_four",
+                               "scoring_3p", "loss_limit", "multi_over", "match_target",
+                               "match_deals"})
 
-_MAX_DECISIONS = 128  # a deal of parejas: 40 cards and its cantes and passes, far fewer
+_MAX_DECISIONS = 128  # a deal: at most 40 cards and its cantes and passes, far fewer
 
 _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
-           "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move")
+           "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move",
+           "table_card")  # in the order of _vector_kernel's O_* indices
 
 
 class VectorEnv:
-    """``n`` games of ``variant`` (Tute por parejas) stepped together.
+    """``n`` games of ``variant`` (Tute por parejas or arrastrado) stepped together.
 
     Arrays returned are the environment's own buffers, overwritten by the next call: copy
     what you keep. ``rewards`` has one column per seat (every seat is rewarded when its
-    deal ends: ``reward_scale`` x its side's total minus the other's, as ``tute.rl.env``
+    deal ends: ``reward_scale`` x its side's total minus the mean of the others', as
+    ``tute.rl.env``
     with ``reward="deal"``); ``to_move`` says whose observation each row is.
     """
 
@@ -62,8 +73,8 @@ class VectorEnv:
         why = game_for(var).batch_gap
         if why:
             raise InvalidOptionError(f"VectorEnv does not play {var.id}: its deals have {why}, "
-                                     "which the numba kernel does not model (only "
-                                     "tute_parejas is batched; use tute.rl.env)")
+                                     "which the numba kernel does not model (batched: "
+                                     "tute_parejas and tute_arrastrado_3p; use tute.rl.env)")
         opts = var.resolve(options)
         defaults = var.resolve({})
         for name in options:
@@ -72,6 +83,12 @@ class VectorEnv:
                     f"VectorEnv does not support option {name!r}={options[name]!r}: the numba "
                     "kernel plays card play only (no opening polls, throw-ins, claims, other "
                     "deals); supported: " + ", ".join(sorted(SUPPORTED_OPTIONS)))
+        game = game_for(var)
+        if game.exchanges and opts.players == 3 and not opts.exchange_mandatory:
+            raise InvalidOptionError("VectorEnv does not support option "
+                                     "'exchange_mandatory'=False: optional table-card "
+                                     "exchanges are polls before the first lead, which the "
+                                     "numba kernel does not model")
         if opts.deal_packet != 1:
             raise InvalidOptionError("VectorEnv deals one card at a time (deal_packet=1)")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -82,7 +99,6 @@ class VectorEnv:
                                      "'reward_scale': expected a positive number")
         self.variant, self.options = var, opts
         self.num_envs = n
-        game = game_for(var)
         self.num_seats = seats = game.seat_count(opts)
         self.catalogue = ActionCatalogue(var, opts)
         self.layout = Layout.of(var, opts)
@@ -92,13 +108,20 @@ class VectorEnv:
         self._cat2k = np.full(self.num_actions, -1, np.int64)
         self._k2cat = np.full(48, 0, np.int64)
         for i, act in enumerate(self.catalogue.actions):
+            if isinstance(act, Exchange):  # arrastrado's are done at the deal: never offered
+                continue
             code = action_code(act)
             self._cat2k[i] = code
             self._k2cat[code] = i
         self._base = make_config(var, opts, 0)
         self._offs = np.array([self.layout.offset(b) for b in _BLOCKS], np.int64)
-        self._par = np.array([seats, int(opts.partner_exemption), int(opts.must_undertrump),
-                              opts.last_trick_bonus, 0, game.layout(opts)[1]], np.int64)
+        partners = var.partnerships
+        table = game.exchanges and seats == 3  # arrastrado for three: the table card
+        self._par = np.array([seats, int(opts.partner_exemption and partners),
+                              int(opts.must_undertrump), opts.last_trick_bonus, 0,
+                              game.layout(opts)[1], game.sides(opts), int(table),
+                              int(opts.two_exchanges_four)], np.int64)
+        assert len(self._par) == K.P_COUNT and len(_BLOCKS) == K.O_COUNT
         deck = game.layout(opts)[0]
         self._pack = np.array([c for c in range(40) if deck >> c & 1], np.int64)
         self._st = np.zeros((n, K.STATE_SIZE), np.int64)
