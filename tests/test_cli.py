@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 import tute
 from casefile import load_cases
 from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, app
-from tute.i18n import refusal_text
+from tute.cards import parse_card
+from tute.i18n import card_name, refusal_text
 from tute.match import Match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -707,8 +708,29 @@ def test_play_illegal_card_gives_the_engine_reason() -> None:
     assert why is not None
     code, out, _ = run(["play", "--seed", str(seed), "--seat", str(human)], f"{refused[0]}\nq\n")
     assert code == 0
-    spanish = refusal_text("es", why, you=human)
+    spanish = refusal_text("es", why, you=human, words=True)
     assert spanish.startswith("hay que") and f"No se puede: {spanish}" in out
+
+
+def test_play_refusal_names_the_card_in_words() -> None:
+    """"hay que montar: supera el tres de oros", never the notation "supera el 3o"."""
+    for seed in range(400):
+        match = Match.new("tute_parejas", seed=seed)
+        deal = match.deal
+        lead, human = deal.mano, (deal.mano + 1) % 4
+        deal.apply(_bot_choice(random.Random(seed), deal.view(lead).legal_actions, sings=True))
+        whys = [(c, deal.refusal(c)) for c in deal.hand(human) if c not in deal.legal_actions()]
+        named = [(c, w) for c, w in whys if w is not None and "card" in w.params]
+        if named:
+            break
+    else:
+        pytest.fail("no seed with a refusal that names a card")
+    card, why = named[0]
+    code, out, _ = run(["play", "--seed", str(seed), "--seat", str(human)], f"{card}\nq\n")
+    assert code == 0
+    shown = str(why.params["card"])
+    line = next(x for x in out.splitlines() if "No se puede" in x)
+    assert card_name("es", parse_card(shown)) in line and f" {shown}" not in line, line
 
 
 def test_play_a_whole_match() -> None:

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from tute import VARIANTS, Card
 from tute.actions import Discard
-from tute.i18n import TEXT, refusal_text, tr
+from tute.i18n import TEXT, card_name, refusal_text, tr
 from tute.match import Match
 from tute.messages import Refusal
 from tute.tui.app import ActionButton, CardButton, GameScreen, ReplayScreen, SetupScreen, TuteApp
@@ -90,7 +90,25 @@ def test_session_explains_bad_input_in_spanish() -> None:
         pytest.fail("no refused card met")
     _to_human(s)
     missing = next(c for c in (Card.parse("Ao"), Card.parse("2b")) if c not in s.hand())
-    assert s.play(missing).message == f"No se puede: el {missing} no está en tu mano"
+    # cards in words with their article, as a player says them, never in notation
+    named = card_name("es", missing)
+    assert s.play(missing).message == f"No se puede: el {named} no está en tu mano"
+
+
+def test_session_names_the_card_to_beat_in_words() -> None:
+    for seed in range(60):
+        s = Session.new("tute_parejas", seed=seed, opponents="rules")
+        _to_human(s)
+        whys = [s.deal.refusal(c) for c in s.hand() if c not in s.legal()]
+        why = next((w for w in whys if w is not None and "card" in w.params), None)
+        if why is None:
+            continue
+        card = next(c for c in s.hand() if s.deal.refusal(c) == why)
+        message = s.play(card).message
+        shown = Card.parse(str(why.params["card"]))
+        assert card_name("es", shown) in message and f" {shown}" not in message, message
+        return
+    pytest.fail("no refusal naming a card met")
 
 
 def test_session_save_and_load(tmp_path: Path) -> None:

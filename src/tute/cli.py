@@ -1732,13 +1732,13 @@ def _human_turn(w: _Words, view: SeatView, deal: Deal, *,
             action = parse_action(text)
         except TuteError as exc:
             why = Refusal.of("bad_notation", text=text, detail=str(exc))
-            typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
+            typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat, words=True)))
             continue
         if action in legal:
             return action
         # the engine's reason; it only ever speaks of this seat's own hand and the table
         why = deal.refusal(action) or Refusal.of("not_legal_now")
-        typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat)))
+        typer.echo(w("illegal", why=refusal_text(w.lang, why, you=view.seat, words=True)))
 
 
 app.add_typer(puzzles_app, name="puzzles")

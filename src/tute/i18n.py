@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from .cards import Card, Suit, parse_suit
+from .cards import Card, Suit, parse_card, parse_suit
 from .i18n_page import PAGE, PAGE_ERRORS
 from .messages import Refusal
 from .variants import OPTION_SPECS
@@ -738,15 +738,38 @@ def refusal_words(lang: str) -> dict[str, str]:
     return out
 
 
-def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None) -> str:
+def _card_the(lang: str, notation: str) -> str | None:
+    """The card of ``notation`` in words with its article ("el tres de copas"), or None
+    when ``notation`` is not a card."""
+    try:
+        card = parse_card(notation)
+    except ValueError:  # TuteError too
+        return None
+    the = CARD_THE[_lang(lang)]
+    return f"{the.get(card.rank.letter, the['*'])} {card_name(lang, card)}"
+
+
+def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None,
+                 words: bool = False) -> str:
     """``refusal`` in ``lang`` (English for unknown languages); ``you``: the reader's seat,
-    so "seat 0's hand" reads "your hand" where the catalogue has a ``.you`` template."""
+    so "seat 0's hand" reads "your hand" where the catalogue has a ``.you`` template.
+    ``words``: cards named in words with their article, as a player reads them ("supera el
+    tres de copas"; the page does the same with :func:`refusal_words`), not in notation
+    ("supera el 3c", the engine's own text)."""
     table = REFUSALS.get(lang, REFUSALS["en"])
     params = refusal.params
+    kw: dict[str, object] = dict(params)
+    if words:
+        named = {k: _card_the(lang, str(kw[k])) for k in ("card", "target") if k in kw}
+        if named.get("card") is not None:
+            table = {**table, **refusal_words(lang)}
+        kw.update({k: v for k, v in named.items() if v is not None})
+        if "missing" in kw:
+            cards = [_card_the(lang, c) for c in str(kw["missing"]).split()]
+            kw["missing"] = ", ".join(c.split(" ", 1)[1] for c in cards if c is not None)
     template = table[refusal.code]
     if you is not None and params.get("seat") == you:
         template = table.get(refusal.code + ".you", template)
-    kw: dict[str, object] = dict(params)
     for key in _SUIT_PARAMS & kw.keys():
         kw[key] = parse_suit(str(kw[key])).spanish
     if "poll" in kw:

@@ -513,7 +513,7 @@ class Session:
         return Outcome(applied=applied)
 
     def _reason(self, why: Refusal) -> str:
-        return refusal_text(self.lang, why, you=self.human)
+        return refusal_text(self.lang, why, you=self.human, words=True)
 
     def bot_step(self) -> Action | None:
         """Let the bot to move act once; None when it is the human's turn or all is over."""
