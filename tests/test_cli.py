@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 import tute
 from casefile import load_cases
-from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, app
 from tute.cards import parse_card
+from tute.cli import MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_RECORD_BYTES, _bot_choice, app
 from tute.i18n import card_name, refusal_text
 from tute.match import Match
 
