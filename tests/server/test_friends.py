@@ -218,3 +218,37 @@ def test_a_rematch_runs_nobodys_countdown_before_they_accept(make_client: Any,
         u = bea.until("update")
         assert u["seat"] == 1 and u["stand_in"] == "clock"
 
+
+
+def test_a_rematch_not_accepted_stays_without_countdowns_after_a_restart(
+        make_client: Any, clock: ManualClock, tmp_path: Path) -> None:
+    """Who has not accepted the rematch yet is still waited for after a restart (the server
+    keeps it with the table); who accepted has their countdowns back, as at any table."""
+    data = tmp_path / "kept"
+    c = make_client(clock=clock, bot_timeout=20.0, data_dir=data)
+    r, j = _pair(c, options={"games_to_win": 1}, clock=10)
+    with ExitStack() as stack:
+        a, b = _finish(c, r, j, stack, clock)
+        a.send({"type": "rematch"})
+        ra = a.until("rematch")
+        rb = b.until("rematch")
+    c.__exit__(None, None, None)
+    c2 = make_client(clock=clock, bot_timeout=20.0, data_dir=data)  # the restart
+    seats = c2.get(f"/api/tables/{ra['id']}").json()["seats"]
+    assert [s["pending"] for s in seats] == [True, True]
+    assert [s["bot_in"] for s in seats] == [None, None]
+    table = c2.app.state.hub.tables[ra["id"]]
+    assert table._turn is None
+    with c2.websocket_connect(f"/ws/{ra['id']}") as ws:  # Ana accepts, then goes away
+        ana = hello(ws, ra["token"])
+        assert [s["pending"] for s in ana.msgs[0]["table"]["seats"]] == [False, True]
+        ana.send({"type": "ping"})
+        ana.until("pong")
+    c2.__exit__(None, None, None)
+    c3 = make_client(clock=clock, bot_timeout=20.0, data_dir=data)  # and a second restart
+    seats = c3.get(f"/api/tables/{ra['id']}").json()["seats"]
+    assert [s["pending"] for s in seats] == [False, True]
+    assert seats[0]["bot_in"] is not None and seats[1]["bot_in"] is None
+    with c3.websocket_connect(f"/ws/{ra['id']}") as ws:
+        bea = hello(ws, rb["token"])
+        assert [s["pending"] for s in bea.msgs[0]["table"]["seats"]] == [False, False]

@@ -163,10 +163,16 @@ class Hub:
         settings = await asyncio.to_thread(self.store.notes, row.id, "settings", 1)
         chat = await asyncio.to_thread(self.store.notes, row.id, "chat", CHAT_KEPT)
         kept = settings[-1] if settings else {}
+        # a rematch's seats whose players had not come yet stay without countdowns
+        pending = _stored_seats(kept.get("pending"), len(row.seats))
+        if pending:
+            accepted = await asyncio.to_thread(self.store.notes, row.id, "accepted",
+                                               len(row.seats))
+            pending -= _stored_seats([n.get("seat") for n in accepted], len(row.seats))
         table = Table(row, match, self.store, self.config, on_idle=self._retire,
                       idle_since=idle_since, chat=kept.get("chat", True) is not False,
                       chat_log=chat, on_rematch=self.rematch, hints=kept.get("hints") is True,
-                      clock=_stored_clock(kept.get("clock")))
+                      clock=_stored_clock(kept.get("clock")), pending=pending)
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         table.start()
@@ -313,9 +319,10 @@ class Hub:
         try:
             await self._claim(row.id)
             await self.store.write(Store.op_create(row))
-            if not chat or hints or clock:
+            if not chat or hints or clock or pending:
                 await self.store.write(Store.op_note(row.id, "settings", None, store_dumps(
-                    {"chat": chat, "hints": hints, "clock": clock})))
+                    {"chat": chat, "hints": hints, "clock": clock,
+                     "pending": sorted(pending)})))
         except Exception as exc:  # not stored: no table, no token
             log.error("table %s not created: %s", row.id, self.store.reason(exc))
             await self._unclaim(row.id)
@@ -600,6 +607,14 @@ def _stored_clock(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 10 <= value <= 600:
         return value
     return 0
+
+
+def _stored_seats(value: object, seats: int) -> set[int]:
+    """The seat numbers of a stored list (those that are not seats left out)."""
+    if not isinstance(value, list):
+        return set()
+    return {v for v in value if isinstance(v, int) and not isinstance(v, bool)
+            and 0 <= v < seats}
 
 
 def _minutes(seconds: int) -> str:

@@ -380,6 +380,17 @@ class Table:
                 return i
         return None
 
+    async def _store_accepted(self, seat: int) -> None:
+        """Keep that ``seat`` accepted its rematch, so that after a restart its countdowns
+        run again. Not stored, the seat is only thought pending again after a restart: no
+        countdown for it until its player comes back, never one they did not accept."""
+        try:
+            await self.store.write(Store.op_note(self.id, "accepted", seat,
+                                                 store_dumps({"seat": seat})))
+        except Exception as exc:
+            log.error("table %s: the rematch's acceptance not stored: %s", self.id,
+                      self.store.reason(exc))
+
     # ------------------------------------------------------------ connections
 
     async def connect(self, client: Client, hello: dict[str, Any]) -> None:
@@ -429,6 +440,7 @@ class Table:
             st.clients.add(client)
             if st.pending:  # the rematch accepted: its countdowns may run from now on
                 st.pending = False
+                await self._store_accepted(seat)
                 self._kick()
             if st.timer:
                 st.timer.cancel()
