@@ -310,6 +310,14 @@ def test_players_on_two_processes_play_one_table_to_the_end(site: Any, pg_url: s
     wait_until(lambda: r["id"] in [t["id"] for t in
                                    httpx.get(b.base + "/api/tables").json()["tables"]],
                "the other process's lobby to list the table")
+    # and follows it: joined at a, it moves to b's games being played
+    httpx.post(a.base + f"/api/tables/{r['id']}/join", json={"name": "Bea"})
+
+    def moved() -> bool:
+        lobby = httpx.get(b.base + "/api/tables").json()
+        return (r["id"] not in [t["id"] for t in lobby["tables"]]
+                and r["id"] in [t["id"] for t in lobby["live"]])
+    wait_until(moved, "the other process's lobby to list the game as being played")
 
 
 def test_the_owner_killed_mid_deal_and_the_game_finishes_through_the_other(

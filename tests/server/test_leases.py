@@ -134,3 +134,21 @@ def _waiting_on_a_lock(store: Store) -> bool:
                               "wait_event_type = 'Lock' AND query LIKE '%tute_leases%'")
                          ).scalar()
     return bool(n)
+
+
+def test_the_lobby_reads_the_newest_public_tables_alone(store: Store) -> None:
+    """The once-a-second lobby read is bounded: the newest public tables of each status,
+    however many a site has (private and finished ones never come back)."""
+    from dataclasses import replace
+
+    made = [("w", "waiting", True, 6), ("p", "playing", True, 5), ("x", "waiting", False, 4),
+            ("y", "playing", False, 4), ("f", "finished", True, 3)]
+    for prefix, status, public, n in made:
+        for i in range(n):
+            row = replace(_row(f"{prefix}{i:02d}table"), status=status, public=public,
+                          created_at=float(i))
+            asyncio.run(store.write(Store.op_create(row)))
+    rows = store.lobby_rows(3)
+    assert [r.id for r in rows] == ["w05table", "w04table", "w03table",
+                                    "p04table", "p03table", "p02table"]
+    assert len(store.lobby_rows(100)) == 11

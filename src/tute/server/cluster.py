@@ -30,6 +30,9 @@ log = logging.getLogger("tute.server")
 
 TICK = 1.0  # seconds between renewals and takeover scans
 TTL = 3.0  # seconds a lease lasts unrenewed
+#: the other processes' public tables a lobby lists, newest first: so many waiting, so many
+#: being played (a bounded read each tick, however large the site)
+LOBBY_ROWS = 200
 
 
 class ClusterHub(Hub):
@@ -45,6 +48,7 @@ class ClusterHub(Hub):
         self._stop_renewing = threading.Event()
         self._renewed = time.monotonic()
         self._rows: list[TableRow] = []  # the public unfinished tables at the last tick
+        self._entries: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (version, entry)
 
     # ------------------------------------------------------------ life cycle
 
@@ -257,12 +261,21 @@ class ClusterHub(Hub):
         """Every process's public tables: this one's as they are now, the others' as the
         database said at the last tick (a second ago at most)."""
         mine = [t.info() for t in self.tables.values() if t.public and t.status == status]
-        return mine + [self._info(r) for r in self._rows
+        return mine + [self._entry(r) for r in self._rows
                        if r.status == status and r.id not in self.tables]
 
     async def _refresh_lobby(self) -> None:
-        rows = await asyncio.to_thread(self.store.live_tables)
-        self._rows = [r for r in rows if r.public]
+        rows = await asyncio.to_thread(self.store.lobby_rows, LOBBY_ROWS)
+        # an entry is made once a version (a match is built for it), not at every request
+        self._entries = {r.id: e for r in rows
+                         if (e := self._entries.get(r.id)) is not None and e[0] == r.version}
+        self._rows = rows
+
+    def _entry(self, row: TableRow) -> dict[str, Any]:
+        kept = self._entries.get(row.id)
+        if kept is None or kept[0] != row.version:
+            kept = self._entries[row.id] = (row.version, self._info(row))
+        return kept[1]
 
     def _info(self, row: TableRow) -> dict[str, Any]:
         """A table's lobby entry: its own when it is here, else from its row (who is

@@ -656,6 +656,18 @@ class Store:
                 tables.c.status.in_(("waiting", "playing")))).all()
         return _rows(rows, damaged)
 
+    def lobby_rows(self, per_status: int) -> list[TableRow]:
+        """The newest ``per_status`` public waiting tables and as many public games being
+        played: what a lobby lists of the tables other processes own. Bounded, so a site's
+        once-a-second read costs the same at 100 tables as at 100,000."""
+        out: list[TableRow] = []
+        with self.engine.connect() as conn:
+            for status in ("waiting", "playing"):
+                out += _rows(conn.execute(_READ_TABLES.where(and_(
+                    tables.c.status == status, tables.c.public.is_(True)))
+                    .order_by(tables.c.created_at.desc()).limit(per_status)).all())
+        return out
+
     def check_readable(self) -> None:
         """Read what a server reads at startup (the unfinished tables and their events):
         a damaged database file ("database disk image is malformed") is then one
