@@ -407,3 +407,14 @@ def test_a_stop_while_a_round_is_paired_pairs_it_once(
     play_table(c2, table, [tok for _, tok in seats])  # the tokens given work
     done = wait_until(lambda: (v := _view_of(c2, tid))["status"] == "finished" and v, "the end")
     assert [s["games"] for s in done["standings"]] == [2, 2]
+
+
+@pytest.mark.parametrize("value", ["soon", "inf", "nan"])
+def test_a_bad_clock_ahead_stops_the_server_with_one_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str) -> None:
+    from tute.server import run
+
+    monkeypatch.setenv("TUTE_CLOCK_AHEAD", value)
+    with pytest.raises(SystemExit) as exc:
+        run(data_dir=tmp_path)
+    assert "TUTE_CLOCK_AHEAD" in str(exc.value) and "seconds" in str(exc.value)
