@@ -4,6 +4,9 @@
 docs/protocol.md; ``create_app`` builds the ASGI app (for tests and other servers). The limits
 (:class:`~tute.server.limits.Limits`) come from ``run(limits=...)``, else from the environment
 variable ``TUTE_LIMITS`` (``"per_address=64 header_timeout=3"``), else their defaults.
+``TUTE_CLOCK_AHEAD=<seconds>`` (for tests) sets the server's clock that far ahead of the
+machine's: started again after a stop, it acts as if it had been down that long (a tournament
+due meanwhile starts, an arena's end passes; docs/tournaments.md).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data"
     import uvicorn
 
     from .app import create_app as _create
+    from .clock import Clock
     from .limits import Gate, Limits, gated_protocols
     from .store import Store
 
@@ -40,6 +44,15 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data"
             limits = Limits.parse(os.environ.get("TUTE_LIMITS", ""))
         except ValueError as exc:
             raise SystemExit(f"tute serve: error: TUTE_LIMITS: {exc}") from None
+    if "clock" not in app_options:
+        ahead = os.environ.get("TUTE_CLOCK_AHEAD", "").strip() or "0"
+        try:
+            app_options["clock"] = Clock(ahead=float(ahead))
+        except ValueError:
+            raise SystemExit("tute serve: error: TUTE_CLOCK_AHEAD: a number of seconds, "
+                             f"not {ahead!r}") from None
+        if not math.isfinite(app_options["clock"].ahead):
+            raise SystemExit("tute serve: error: TUTE_CLOCK_AHEAD: a finite number of seconds")
     gate = Gate(limits)
     app = _create(data_dir=data_dir, database_url=database_url, bot_timeout=bot_timeout,
                   limits=limits, gate=gate, **app_options)

@@ -31,11 +31,16 @@ class TimerHandle(Protocol):
 
 
 class Clock:
-    """Real time."""
+    """Real time; ``ahead`` seconds ahead of the machine's clock for what is stored and
+    compared with stored times (tests: a server started as if it had been down that long, so
+    that a tournament's start or an arena's end passes while it is down)."""
+
+    def __init__(self, ahead: float = 0.0):
+        self.ahead = ahead
 
     def time(self) -> float:
         """Seconds since the epoch: what is stored (event times, finish times)."""
-        return time.time()
+        return time.time() + self.ahead
 
     def monotonic(self) -> float:
         """Seconds for durations (rate limits, caches)."""
@@ -77,6 +82,7 @@ class ManualClock(Clock):
     time of its making; timers may be set from any event loop and fire on their own."""
 
     def __init__(self, start: float | None = None):
+        super().__init__()
         self._now = time.time() if start is None else start
         self._lock = threading.Lock()
         self._timers: list[tuple[float, int, _ManualTimer]] = []

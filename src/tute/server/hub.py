@@ -39,6 +39,7 @@ from .table import (
     TableConfig,
     TableError,
     hash_token,
+    new_table_id,
     new_token,
     restore_match,
 )
@@ -277,11 +278,15 @@ class Hub:
         return table, you, token
 
     async def create_seated(self, variant: str, options: Mapping[str, Any] | None,
-                            people: list[str | None], level: str
+                            people: list[str | None], level: str, *,
+                            table_id: str | None = None,
+                            tokens: Mapping[int, str] | None = None
                             ) -> tuple[Table, dict[int, str]]:
         """A table with every seat taken, for a tournament: ``people`` holds a person's name
         per seat (its token is returned, by seat) or None for a bot of ``level``. It starts
-        at once; the server's cap on live tables holds, the per-address ones do not."""
+        at once; the server's cap on live tables holds, the per-address ones do not.
+        ``table_id`` and ``tokens`` (by seat): the id and seat tokens chosen, and stored, by
+        the tournament beforehand (the others are new)."""
         self._check_room("", waiting=False)
         try:
             var = find_variant(variant)
@@ -292,25 +297,27 @@ class Hub:
         if len(people) != var.seat_count(match.options):
             raise TableError("bad_table", f"{var.id} needs {var.seat_count(match.options)} "
                              f"seats, got {len(people)}")
-        tokens: dict[int, str] = {}
+        given = dict(tokens or {})
+        tokens = {}
         built: list[Seat] = []
         for i, name in enumerate(people):
             if name is None:
                 built.append(Seat("bot", bot_name(i), level))
             else:
-                tokens[i] = new_token()
+                tokens[i] = given.get(i) or new_token()
                 built.append(Seat("human", name, token_hash=hash_token(tokens[i])))
-        table = await self._open(match, built, min(tokens, default=0), False, True)
+        table = await self._open(match, built, min(tokens, default=0), False, True,
+                                 table_id=table_id)
         return table, tokens
 
     async def _open(self, match: Match, built: list[Seat], host: int, public: bool,
                     chat: bool, hints: bool = False, clock: int = 0,
-                    pending: Collection[int] = ()) -> Table:
+                    pending: Collection[int] = (), table_id: str | None = None) -> Table:
         """Store a new table (and, with chat off, hints on or a turn clock, its settings) and
-        start its actor."""
+        start its actor; ``table_id``: its id, chosen beforehand (else a new one)."""
         var = match.variant
         row = TableRow(
-            id=secrets.token_urlsafe(9), code=self._new_code(), variant=var.id,
+            id=table_id or new_table_id(), code=self._new_code(), variant=var.id,
             options=_jsonable(options_to_json(match.options, var.defaults)),
             seed=match.seed, first_dealer=match.first_dealer,
             seats=[s.to_store() for s in built], host=host, public=public,

@@ -116,6 +116,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
 class Client:
     """One connection as the table sees it: a bounded outbound queue and a rate limiter.
 

@@ -18,16 +18,20 @@ that it goes on with nobody watching (tests move a ManualClock instead of waitin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import Connection
+
 from .accounts import Accounts, mode_of
 from .accounts_store import AccountRow, AccountStore
 from .hub import LEVELS
 from .limits import Buckets
-from .table import TableError
+from .store import Op
+from .table import TableError, new_table_id, new_token
 from .tournaments import (
     MAX_PLAYERS,
     Entry,
@@ -89,9 +93,12 @@ class Tournaments:
         self._arm()
         return t
 
-    async def _save(self, t: Tournament, version: int | None) -> None:
+    async def _save(self, t: Tournament, version: int | None, then: list[Op] | None = None
+                    ) -> None:
+        """Store ``t`` over ``version``, and with it (in one transaction) the writes ``then``."""
         try:
-            ok = await self.hub.store.write(TournamentStore.op_save(t, version))
+            ok = await self.hub.store.write(_together(TournamentStore.op_save(t, version),
+                                                      then or []))
         except Exception as exc:
             log.error("tournament %s not stored: %s", t.id, self.hub.store.reason(exc))
             raise TableError("storage", "the tournament could not be saved; try again later"
@@ -161,27 +168,31 @@ class Tournaments:
     # ------------------------------------------------------------ moving on
 
     async def tick(self, tid: str) -> Tournament:
-        """Record the tournament's tables that ended and make the next ones."""
+        """Record the tournament's tables that ended and make the next ones.
+
+        The next games are stored first, with their table ids and their players' seats and
+        tokens (one transaction), and their tables made from that after: a stop (or a failed
+        write) between the two leaves games whose tables the next tick makes, here or after
+        a restart, and never a table the tournament does not name or a round paired twice."""
         async with self._lock(tid):
             t, version = await self._load(tid)
             if t.status == "finished" or (t.status == "open" and (
                     t.starts_at is None or self.clock.time() < t.starts_at)):
                 return t
-            changed = False
-            for g in [g for g in t.games if g.status == "playing"]:
+            changed = await self._make_tables(t) > 0  # stored before a stop, not made yet
+            for g in [g for g in t.games if g.status == "playing" and g.made]:
                 ended = await self._ended(g.table)
                 if ended is not None:
                     changed |= record_result(t, g.table, ended[0], ended[1],
                                              self.clock.time())
             status, games = t.status, len(t.games)
-            try:
-                made = await self._make_tables(t, next_games(t, self.clock.time()))
-            except Exception as exc:  # tried again at the next tick (tables made stay)
-                if not isinstance(exc, TableError):
-                    log.exception("tournament %s: its tables could not be made", tid)
-                return (await self._load(tid))[0]
-            if changed or made or t.status != status or len(t.games) != games:
-                await self._save(t, version)
+            seats = self._plan(t, next_games(t, self.clock.time()))
+            if changed or seats or t.status != status or len(t.games) != games:
+                await self._save(t, version, seats)  # raises when not stored: nothing made
+                version += 1
+            if seats and await self._make_tables(t):
+                with contextlib.suppress(TableError):  # the next tick finds them made
+                    await self._save(t, version)
         return t
 
     async def _ended(self, table_id: str) -> tuple[str, dict[str, Any] | None] | None:
@@ -199,23 +210,50 @@ class Tournaments:
             return None
         return row.status, row.result
 
-    async def _make_tables(self, t: Tournament,
-                           groups: list[tuple[list[str | None], list[str | None]]]) -> int:
-        names = {e.account: e.name for e in t.entries}
+    def _plan(self, t: Tournament, groups: list[tuple[list[str | None], list[str | None]]]
+              ) -> list[Op]:
+        """Add the games of ``groups`` to ``t``, their tables to be made; the writes that
+        give each player its seat there (its token), stored with the tournament."""
         now = self.clock.time()
+        ops: list[Op] = []
         for seats, units in groups:
-            table, tokens = await self.hub.create_seated(
-                t.variant, t.options, [None if a is None else names[a] for a in seats],
-                t.level)
+            table_id = new_table_id()
             for i, a in enumerate(seats):
                 if a is not None:
-                    await self.hub.store.write(AccountStore.op_link(
-                        a, table.id, i, tokens[i], t.variant, now))
+                    ops.append(AccountStore.op_link(a, table_id, i, new_token(), t.variant, now))
             if t.rated:
-                await self.hub.store.write(AccountStore.op_rated(
-                    table.id, mode_of(t.variant, t.options), now))
-            add_game(t, table.id, seats, units, now)
-        return len(groups)
+                ops.append(AccountStore.op_rated(table_id, mode_of(t.variant, t.options), now))
+            add_game(t, table_id, seats, units, now, made=False)
+        return ops
+
+    async def _make_tables(self, t: Tournament) -> int:
+        """Make the tables of the stored games that have none yet, with the ids and the seat
+        tokens stored for them; how many games changed (a table that cannot be made now is
+        tried again at the next tick)."""
+        names = {e.account: e.name for e in t.entries}
+        done = 0
+        for g in [g for g in t.games if not g.made and g.status == "playing"]:
+            try:
+                if not await self._exists(g.table):
+                    links = await asyncio.to_thread(self.accounts.store.seats_at, g.table)
+                    tokens = {i: str(r["token"]) for i, r in links.items()
+                              if r["account_id"] == g.seats[i]}
+                    await self.hub.create_seated(
+                        t.variant, t.options,
+                        [None if a is None else names.get(a, "?") for a in g.seats],
+                        t.level, table_id=g.table, tokens=tokens)
+            except Exception as exc:
+                if not isinstance(exc, TableError):
+                    log.exception("tournament %s: table %s could not be made", t.id, g.table)
+                continue
+            g.made = True
+            done += 1
+        return done
+
+    async def _exists(self, table_id: str) -> bool:
+        if table_id in self.hub.tables:
+            return True
+        return await asyncio.to_thread(self.hub.store.get, table_id) is not None
 
     def _arm(self) -> None:
         """Tick the running tournaments in TICK seconds (one timer for them all)."""
@@ -299,7 +337,7 @@ class Tournaments:
         """The account's table being played in the tournament, with its seat's token (this
         player's alone)."""
         game = next((g for g in reversed(t.games)
-                     if g.status == "playing" and account_id in g.seats), None)
+                     if g.status == "playing" and g.made and account_id in g.seats), None)
         if game is None:
             return None
         seat = game.seats.index(account_id)
@@ -308,6 +346,20 @@ class Tournaments:
         if link is None or link["account_id"] != account_id:
             return None
         return {"id": game.table, "seat": seat, "token": link["token"], "url": f"/t/{game.table}"}
+
+
+def _together(save: Op, then: list[Op]) -> Op:
+    """``save``, then (only when it stored) ``then``: one op, so one transaction."""
+    if not then:
+        return save
+
+    def op(conn: Connection) -> bool:
+        if not save(conn):
+            return False
+        for more in then:
+            more(conn)
+        return True
+    return op
 
 
 def _open(t: Tournament) -> None:

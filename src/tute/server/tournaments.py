@@ -106,7 +106,8 @@ class Entry:
 @dataclass
 class Game:
     """One table of the tournament: who sits where (account ids, None: a bot), and for whom
-    (the unit of each seat)."""
+    (the unit of each seat). A game is stored before its table is made (``made``: the table
+    exists), so a stop between the two leaves it to be made, never paired again."""
 
     table: str
     round: int  # the Swiss round (1-based); 0 in an arena
@@ -116,6 +117,7 @@ class Game:
     status: str = "playing"  # playing | finished | abandoned
     ranks: list[int] | None = None  # each side's place, once finished
     ended: float | None = None
+    made: bool = True  # its table exists (a stored game without: made at the next tick)
 
 
 @dataclass
@@ -541,8 +543,8 @@ def next_games(t: Tournament, now: float) -> list[tuple[list[str | None], list[s
 
 
 def add_game(t: Tournament, table: str, seats: list[str | None], units: list[str | None],
-             now: float) -> Game:
-    game = Game(table, t.round if t.kind == "swiss" else 0, seats, units, now)
+             now: float, made: bool = True) -> Game:
+    game = Game(table, t.round if t.kind == "swiss" else 0, seats, units, now, made=made)
     t.games.append(game)
     return game
 
