@@ -188,6 +188,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stockOver": "Se acabó el montón: ahora hay que asistir, montar y fallar",
         "stockOverGuinote": "Arrastre: se acabó el montón; hay que asistir y montar",
         "contract": "Contrato",
+        "contractMade": "cumplido",
+        "contractFailed": "no cumplido",
         "declarer": "Juega",
         "bid": "Puja",
         "topBid": "Puja más alta",
@@ -318,7 +320,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ddNone": "viendo todas las cartas: —",
         "ddOnly": "solo viendo todas las cartas",
         "chartMarks": (
-            "● error con lo que se podía saber · ○ error solo viendo todas las cartas (no "
+            "{0} error con lo que se podía saber · {1} error solo viendo todas las cartas (no "
             "estaban donde se podía esperar)"
         ),
         "searchCol": "Con lo que sabía",
@@ -663,6 +665,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "stockOver": "The stock is over: now you must follow suit, head and trump",
         "stockOverGuinote": "Arrastre: the stock is over; follow suit and head the trick",
         "contract": "Contract",
+        "contractMade": "made",
+        "contractFailed": "failed",
         "declarer": "Declarer",
         "bid": "Bid",
         "topBid": "Top bid",
@@ -791,7 +795,7 @@ PAGE: Final[dict[str, dict[str, str]]] = {
         "ddNone": "with every card in view: —",
         "ddOnly": "only with every card in view",
         "chartMarks": (
-            "● a mistake with what could be known · ○ a mistake only with every card in view "
+            "{0} a mistake with what could be known · {1} a mistake only with every card in view "
             "(they were not where one could expect)"
         ),
         "searchCol": "With what they knew",

@@ -390,7 +390,7 @@ def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    from .test_browser import ARGS, CHROMIUM  # (that module imports this one's ROOT)
+    from .test_browser import ARGS, CHROMIUM  # (that module imports this one's ARTIFACTS)
 
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
@@ -429,3 +429,48 @@ def seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     monkeypatch.setattr(Hub, "create", create_seeded)
     yield seed
+
+
+# ------------------------------------------------------------ screenshots
+# The browser tests' screenshots go to $TUTE_ARTIFACTS when it is set, else to artifacts/
+# under the run's pytest temporary folder: never into the checkout. The run's summary names it.
+
+class ArtifactsDir:
+    """The screenshots' folder, known once the session has started: used as a path
+    (``ARTIFACTS / "x.png"``, ``ARTIFACTS.mkdir()``)."""
+
+    path: Path | None = None
+
+    def resolve(self) -> Path:
+        if self.path is None:
+            raise RuntimeError("the screenshots' folder is set when the session starts")
+        return self.path
+
+    def mkdir(self, parents: bool = True, exist_ok: bool = True) -> None:
+        self.resolve().mkdir(parents=True, exist_ok=True)
+
+    def __truediv__(self, name: str) -> Path:
+        return self.resolve() / name
+
+    def __fspath__(self) -> str:
+        return str(self.resolve())
+
+
+ARTIFACTS = ArtifactsDir()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _artifacts_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    chosen = os.environ.get("TUTE_ARTIFACTS")
+    if chosen:
+        ARTIFACTS.path = Path(chosen).resolve()
+        return
+    base = tmp_path_factory.getbasetemp()
+    # parallel workers each have a folder under the run's: they share one artifacts folder
+    ARTIFACTS.path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "artifacts"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    path = ARTIFACTS.path
+    if path is not None and path.is_dir() and any(path.iterdir()):
+        terminalreporter.write_line(f"screenshots: {path}")

@@ -1,6 +1,6 @@
 """The page in a real browser (Playwright driving Debian's chromium): open the lobby, start a
 game against bots, play a whole deal by clicking, see the result, switch language.
-Screenshots go to test-artifacts/ (git-ignored)."""
+Screenshots go to $TUTE_ARTIFACTS, else to artifacts/ under the run's pytest temporary folder."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ARTIFACTS
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -8,7 +8,7 @@ axe-core (MPL-2.0, Deque Systems) is vendored as one file, ``vendor/axe.min.js``
 check runs where there is no node; it is injected into the page by Playwright (the page's CSP
 is bypassed for that context only: the site itself loads no inline script).
 
-Screenshots go to test-artifacts/ (git-ignored)."""
+Screenshots go to $TUTE_ARTIFACTS, else to artifacts/ under the run's pytest temporary folder."""
 
 from __future__ import annotations
 

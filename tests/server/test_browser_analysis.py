@@ -5,7 +5,7 @@ double-dummy loss beside, a reason for each better action, a summary by both mea
 server's search gets a tiny budget (2 worlds a decision) so the test stays quick. A cached
 analysis opens again in well under a second.
 
-Screenshots go to test-artifacts/ (git-ignored)."""
+Screenshots go to $TUTE_ARTIFACTS, else to artifacts/ under the run's pytest temporary folder."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ banner over none), the duty that applies now is always in view on the player's t
 lobby's lengths are every game's own and the table keeps the one
 chosen, and the icons are drawn by the page (no platform glyph a font may lack).
 
-Screenshots go to test-artifacts/ (git-ignored)."""
+Screenshots go to $TUTE_ARTIFACTS, else to artifacts/ under the run's pytest temporary folder."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ Positions that chance would rarely deal (a deal de vueltas, the
 last trick of a match) are set up by storing a seeded game's event log before the server starts,
 exactly as the server itself stores one. First load and card-play latency are printed.
 
-Screenshots go to test-artifacts/ (git-ignored)."""
+Screenshots go to $TUTE_ARTIFACTS, else to artifacts/ under the run's pytest temporary folder."""
 
 from __future__ import annotations
 
@@ -1634,5 +1634,119 @@ def test_sounds_are_off_until_turned_on_and_remembered(browser: Any, start: Call
     _play_one(page)
     # a blip for the card, and one for the trick once it is taken
     _wait(page, lambda: {"card", "trick"} <= set(page.evaluate("window.__sounds")))
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_phone_sheet_has_the_sound_toggle_one_setting_with_the_top_bar(
+        browser: Any, start: Callable[..., str], data_dir: Path) -> None:
+    """On a phone the sounds' toggle is in the side sheet (opened beside the score chip) as
+    well as in the top bar: one setting, so either one turns both, and it is remembered. A
+    desktop keeps its one toggle in the top bar."""
+    variant = "tute_2p_habanero"
+    tid, tokens, _m = seeded(data_dir, variant, lambda m: len(m.deal.tricks) == 1)
+    base = start()
+    page = _page(browser, PHONE_390, base, held(tid, tokens[0], 0, variant))
+    page.goto(base + f"/t/{tid}")
+    page.wait_for_selector("#sound-btn[aria-pressed='false']")
+    _side(page)
+    toggle = page.locator("#side-col #side-sound")
+    toggle.wait_for(state="visible")
+    box = toggle.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_390["height"], box
+    assert box["height"] >= 40 and box["width"] >= 44, box  # a thumb's target
+    assert toggle.get_attribute("aria-label") == "Sonido" and "Sonido" in toggle.inner_text()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    page.wait_for_selector("#side-sound[aria-pressed='true']")
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('tute.sound')") == "on"
+    _shot(page, "sound-in-sheet-390")
+    page.reload()
+    page.wait_for_selector("#sound-btn[aria-pressed='true']")
+    _side(page)
+    page.wait_for_selector("#side-sound[aria-pressed='true']", state="visible")
+    page.click("#sound-btn")  # the top bar's turns the sheet's off
+    page.wait_for_selector("#side-sound[aria-pressed='false']")
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('tute.sound')") == "off"
+    assert not page.errors, page.errors
+    page.context.close()
+    desk = _page(browser, DESKTOP, base, held(tid, tokens[0], 0, variant))
+    desk.goto(base + f"/t/{tid}")
+    desk.wait_for_selector(".topbar #sound-btn", state="visible")
+    desk.wait_for_selector("#side .score")
+    assert not desk.locator("#side-sound").is_visible()
+    assert not desk.errors, desk.errors
+    desk.context.close()
+
+
+# Where each deal animation of the other seats' backs started, read in the first frame where a
+# legal card is drawn: each back's animation is finished to measure where it lies, and its
+# first keyframe's translation (in the back's own pixels: a fan may be drawn smaller) added.
+_DEALT_SEATS = """() => {
+  const T = window.__tute;
+  if (!T || !T.dealt || !document.querySelector('#hand .hand-card.legal')) return null;
+  const any = document.getAnimations().filter(a => a.id === 'deal').length;
+  const hand = [...document.querySelectorAll('#hand .card-svg')]
+    .filter(el => el.getAnimations().some(a => a.id === 'deal')).length;
+  const seats = {};
+  for (const seat of document.querySelectorAll('#felt .seat')) {
+    const backs = [...seat.querySelectorAll('.fan .back')];
+    seats[seat.dataset.seat] = {backs: backs.length, starts: backs.map(el => {
+      const a = el.getAnimations().find(x => x.id === 'deal');
+      if (!a) return null;
+      const kf = a.effect.getKeyframes()[0].transform;
+      const m = /translate\\(([-\\d.]+)px,\\s*([-\\d.]+)px\\)/.exec(kf);
+      a.finish();
+      const r = el.getBoundingClientRect(), k = r.width / el.offsetWidth;
+      return m ? [r.left + r.width / 2 + Number(m[1]) * k, r.top + r.height / 2 + Number(m[2]) * k]
+        : 'not a translation';
+    })};
+  }
+  const f = document.querySelector('#felt .felt').getBoundingClientRect();
+  return {deal: T.dealt.deal, moving: T.dealt.moving, from: T.dealt.from, dealt: T.dealt.seats,
+          seats, hand, any, cards: document.querySelectorAll('#hand .hand-card').length,
+          felt: [f.left, f.top, f.right, f.bottom], sizes: T.state.deal.hand_sizes};
+}"""
+
+
+@pytest.mark.parametrize(("variant", "viewport", "motion"), [
+    pytest.param("tute_parejas", PHONE_390, "no-preference", id="parejas-390"),
+    pytest.param("tute_2p_habanero", DESKTOP, "no-preference", id="two-1280"),
+    pytest.param("tute_parejas", DESKTOP, "reduce", id="parejas-reduced")])
+def test_a_deal_flies_from_the_pack_to_every_seat(
+        browser: Any, start: Callable[..., str], data_dir: Path, variant: str,
+        viewport: dict[str, int], motion: str) -> None:
+    """A new deal is dealt to every seat: the player's hand and each other seat's fan of
+    backs, every card flying from the pack on the felt; nothing moves with reduced motion.
+    (Every seat is a person's, so that no play redraws the felt while it is read.)"""
+    names = ("Ana", "Bea", "Paco", "Lola")
+    seats = 4 if variant == "tute_parejas" else 2
+    tid, tokens, m = seeded(data_dir, variant, _second_deal_starts, humans=seats, names=names)
+    me = m.to_move
+    assert me is not None
+    base = start()
+    page = _page(browser, viewport, base, held(tid, tokens[me], me, variant), motion=motion)
+    page.goto(base + f"/t/{tid}")
+    seen = page.wait_for_function(_DEALT_SEATS, timeout=15_000).json_value()
+    assert seen["deal"] == 2, seen
+    others = {str(s) for s in range(seats) if s != me}
+    assert set(seen["seats"]) == others, seen
+    if motion == "reduce":
+        assert seen["moving"] == 0 and seen["any"] == 0 and seen["dealt"] == {}, seen
+    else:
+        # every seat is dealt to, its every card: the hand's pictures and the others' backs
+        assert seen["dealt"] == {str(s): seen["sizes"][s] for s in range(seats)}, seen
+        assert seen["hand"] == seen["cards"] == seen["sizes"][me], seen
+        x, y = seen["from"]["x"], seen["from"]["y"]
+        left, top, right, bottom = seen["felt"]
+        assert left <= x <= right and top <= y <= bottom, seen  # the pack lies on the felt
+        for s in others:
+            got = seen["seats"][s]
+            assert got["backs"] == seen["sizes"][int(s)] > 0, (s, seen)
+            for start_at in got["starts"]:
+                assert isinstance(start_at, list), (s, seen)
+                assert abs(start_at[0] - x) <= 2 and abs(start_at[1] - y) <= 2, (s, start_at, seen)
     assert not page.errors, page.errors
     page.context.close()

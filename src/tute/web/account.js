@@ -2,7 +2,7 @@
 // this browser's; a rated game against the bots with the chance to win shown first.
 // The session is an HttpOnly cookie: this page never sees it. Words: the catalogue's "account".
 import { getLang, setLang, t, wordsOf, wordsReady } from "./i18n.js";
-import { app, page, topbar, bindTopbar, nav } from "./shell.js";
+import { app, page, topbar, bindTopbar, nav, backLink } from "./shell.js";
 import { api, esc, local, loadVariants, variantsNow } from "./util.js";
 
 // the account pages' words: the "account" section of the page's one catalogue
@@ -102,7 +102,7 @@ export async function accountPage() {
     document.title = `${w("account")} · Tute`;
     app.innerHTML = `${topbar()}<main class="lobby account-page"><section class="panel-card wide">
       <h1>${esc(w("account"))}</h1>${me ? signedInHTML(me) : signedOutHTML()}
-      <p><a href="/" data-nav class="btn">←</a></p></section></main>`;
+      <p>${backLink()}</p></section></main>`;
     bindTopbar();
     bind();
   };

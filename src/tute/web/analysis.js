@@ -9,6 +9,7 @@ import { t, actionLabel, getLang } from "./i18n.js";
 import { esc, api, loadVariants, local } from "./util.js";
 import { app, page, topbar, bindTopbar } from "./shell.js";
 import { variantName } from "./table.js";
+import { ICONS } from "./icons.js";
 import { byBot, botMovesHTML, reportClick, reportHTML, reportSubmit } from "./report.js";
 
 const MARGIN = 2;  // tute.analysis.ACCURACY_MARGIN: within this of the best is accurate
@@ -220,8 +221,8 @@ function chartHTML(data, decisions, me) {
     : ddOnly(d) ? dot(d, i, "dd-dot", 3.5, `${t("betterWas", d.trick, nameOf(data, d.seat), actionLabel(d.played), actionLabel(d.dd_best), d.dd_loss)} · ${t("ddOnly")}`) : "")).join("");
   const who = two ? (data.sides.map((sd, s) => [sd, s]).filter(([sd]) => sd === side).map(([, s]) => nameOf(data, s)).join(" & ")) : "";
   const label = two ? t("analysisChart", who) : t("analysisChartSeat");
-  const legend = two ? "" : `<p class="small">${lines.map(([s]) => `<span style="color:${COLORS[s % COLORS.length]}">■</span> ${esc(nameOf(data, s))}`).join(" · ")}</p>`;
-  const marks = data.measure !== "double_dummy" ? `<p class="small muted">${t("chartMarks")}</p>` : "";
+  const legend = two ? "" : `<p class="small">${lines.map(([s]) => `<span style="color:${COLORS[s % COLORS.length]}">${ICONS.swatch}</span> ${esc(nameOf(data, s))}`).join(" · ")}</p>`;
+  const marks = data.measure !== "double_dummy" ? `<p class="small muted">${t("chartMarks", ICONS.dot, ICONS.ring)}</p>` : "";
   return `<figure class="chart"><svg id="margin-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">
       ${axesHTML(decisions, xs, ys, top, { W, H, pad, left, bottom, mid })}
       ${paths}${dots}</svg><figcaption class="small">${esc(label)}</figcaption>${legend}${marks}</figure>`;

@@ -17,4 +17,13 @@ export const ICONS = {
   end: svg(tri(2, 1) + tri(9, 1) + bar(18.4)),
   // three lines: the phone's side panel (the score, the log, the chat)
   menu: svg(`<path d="M4 6.5h16M4 12h16M4 17.5h16" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>`),
+  // back to the previous page (the lobby)
+  back: svg(`<path d="M20 12H5M11 5l-7 7 7 7" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>`),
+  // a contract made, and failed (the score sheet)
+  check: svg(`<path d="M4.5 12.5l5 5 10-11" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/>`, 12),
+  cross: svg(`<path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/>`, 12),
+  // a chart's legend: a line's colour, and its two kinds of marks
+  swatch: svg(`<rect x="4" y="4" width="16" height="16" rx="2" fill="currentColor"/>`, 12),
+  dot: svg(`<circle cx="12" cy="12" r="7" fill="#e03131"/>`, 12),
+  ring: svg(`<circle cx="12" cy="12" r="6.5" fill="none" stroke="#e03131" stroke-width="3"/>`, 12),
 };

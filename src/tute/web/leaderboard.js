@@ -1,6 +1,6 @@
 // The leaderboard: the players of one rating mode by their rating (this week's, this month's
 // or all time's players), with the bots' fixed anchors beside them.
-import { app, page, topbar, bindTopbar } from "./shell.js";
+import { app, page, topbar, bindTopbar, backLink } from "./shell.js";
 import { api, esc } from "./util.js";
 import { t } from "./i18n.js";
 import { accountWords, w } from "./account.js";
@@ -41,7 +41,7 @@ export async function leaderboardPage() {
       <nav class="game-tabs">${PERIODS.map((p) => tab("period", p, p === period)).join("")}</nav>
       ${error ? `<p class="error">${esc(error)}</p>` : board ? rows(board) : ""}
       ${board && board.bots.length ? `<h2>${esc(w("bots"))}</h2><ul class="list">${board.bots.map((b) => `<li><span>${esc(t(b.level))}</span><span>${b.rating.toFixed(1)}</span></li>`).join("")}</ul>` : ""}
-      <p><a href="/cuenta" data-nav class="btn">${esc(w("account"))}</a> <a href="/" data-nav class="btn">←</a></p>
+      <p><a href="/cuenta" data-nav class="btn">${esc(w("account"))}</a> ${backLink()}</p>
       </section></main>`;
     bindTopbar();
     for (const a of app.querySelectorAll("a[data-mode], a[data-period]")) {

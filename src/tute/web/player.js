@@ -1,6 +1,6 @@
 // A player's page: their rating in each mode with its history as a chart (inline SVG), and
 // their statistics per game and their deals of the day and of the week.
-import { app, page, topbar, bindTopbar } from "./shell.js";
+import { app, page, topbar, bindTopbar, backLink } from "./shell.js";
 import { api, esc, loadVariants, variantOf } from "./util.js";
 import { accountWords, w } from "./account.js";
 import { playedHTML } from "./tournaments/page.js";
@@ -64,7 +64,7 @@ export async function playerPage(name) {
       ${data ? statsHTML(data.stats) : ""}
       ${data ? dailyHTML(data.daily) : ""}
       ${data ? playedHTML(data.tournaments) : ""}
-      <p><a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a> <a href="/" data-nav class="btn">←</a></p>
+      <p><a href="/clasificacion" data-nav class="btn">${esc(w("leaderboard"))}</a> ${backLink()}</p>
       </section></main>`;
     bindTopbar();
   };

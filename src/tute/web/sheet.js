@@ -2,6 +2,7 @@
 // which deal of how many, and the goal. Built from the server's `sheet` rows.
 import { goalWords, t } from "./i18n.js";
 import { esc } from "./util.js";
+import { ICONS } from "./icons.js";
 
 export function goalText(g) {
   if (!g) return "";
@@ -42,8 +43,11 @@ export function sheetHTML(state, sideName, live) {
       return `<td class="${win}"><span class="tot">${r.void ? "—" : r.totals[sd]}</span>${running}
         <span class="aw">${a ? (kind === "balance" ? signed(a) : `+${a}`) : ""}</span><span class="cum">${sum[sd]}</span></td>`;
     }).join("");
-    const note = r.void ? t("noWinner") : r.vueltas ? t("vueltasTag") : r.contract ? `${t("contract")} ${r.contract.bid}${r.made === false ? " ✗" : r.made ? " ✓" : ""}` : "";
-    return `<tr><th scope="row">${r.number}${note ? `<small>${esc(note)}</small>` : ""}</th>${cells}</tr>`;
+    const note = r.void ? t("noWinner") : r.vueltas ? t("vueltasTag") : r.contract ? `${t("contract")} ${r.contract.bid}` : "";
+    // made or failed: a drawn tick or cross, named in words
+    const made = !r.contract || (r.made !== true && r.made !== false) ? ""
+      : ` <span class="made" role="img" aria-label="${esc(t(r.made ? "contractMade" : "contractFailed"))}" title="${esc(t(r.made ? "contractMade" : "contractFailed"))}">${r.made ? ICONS.check : ICONS.cross}</span>`;
+    return `<tr><th scope="row">${r.number}${note ? `<small>${esc(note)}${r.void || r.vueltas ? "" : made}</small>` : ""}</th>${cells}</tr>`;
   }).join("");
   const head = [...Array(sides).keys()].map((sd) => `<th scope="col" title="${esc(sideName(sd))}">${esc(sideName(sd))}</th>`).join("");
   const current = state.over ? "" : `<tr class="current"><th scope="row">${state.deal_number}</th>${[...Array(sides).keys()].map((sd) =>

@@ -1,6 +1,8 @@
 // The page's frame: the top bar, navigation between the pages, and the current page's hooks.
 import { t, setLang, getLang, wordsReady } from "./i18n.js";
 import { cardSVG } from "./cards.js";
+import { ICONS } from "./icons.js";
+import { esc } from "./util.js";
 
 export const app = document.getElementById("app");
 export const page = { rerender: () => {}, leave: () => {} };
@@ -29,6 +31,12 @@ export function bindTopbar() {
     // the new language's words come from the server's catalogue: draw once they are here
     wordsReady().then(() => page.rerender());
   });
+}
+
+// Back to the lobby: a drawn arrow (a font may lack the glyph), named for screen readers.
+export function backLink() {
+  const name = esc(t("backToLobby"));
+  return `<a href="/" data-nav class="btn back-link" aria-label="${name}" title="${name}">${ICONS.back}</a>`;
 }
 
 // Drawn, not an emoji: many desktops lack an emoji font and would show a box.

@@ -46,26 +46,54 @@ export async function collect(root, winnerRect) {
 
 export { sleep };
 
-// A deal starts: the hand's cards come in from the middle of the felt one after another, and
-// the other hands' backs appear with them. Only the pictures move (the card's SVG, the back):
-// the cards themselves lie where they are from the first frame, so they can be played at once.
-// Returns how many things move (none with prefers-reduced-motion).
-export function dealIn(root) {
-  if (reducedMotion()) return 0;
+// A deal is dealt: the cards leave the pack, which lies on the felt before the dealer, and go
+// round the table one at a time from the seat after the dealer, to the player's hand and to
+// every other seat's fan of backs. Only pictures move (a hand card's SVG, a back): the cards
+// lie where they are from the first frame, so they can be played at once. The whole deal
+// takes about a second, however many cards. Returns what moves, for the browser tests:
+// {moving: how many, from: the pack's point, seats: {seat: how many}}; nothing moves with
+// prefers-reduced-motion. me: the player's seat (null: a spectator, every seat on the felt).
+export function dealIn(root, { dealer, me, n }) {
+  if (reducedMotion()) return { moving: 0, from: null, seats: {} };
+  const from = packPoint(root, dealer, me);
+  const got = [...Array(n).keys()].map((s) => [...root.querySelectorAll(s === me
+    ? "#hand .hand-card .card-svg" : `#felt .seat[data-seat="${s}"] .fan .back`)]);
+  const total = got.reduce((k, els) => k + els.length, 0);
+  const step = total ? Math.min(45, 900 / total) : 0;
+  const first = dealer === null || dealer === undefined ? 0 : (dealer + 1) % n;
+  const seats = {};
+  for (let p = 0; p < n; p++) {
+    const s = (first + p) % n;
+    got[s].forEach((el, k) => flyFrom(el, from, (k * n + p) * step));
+    if (got[s].length) seats[s] = got[s].length;
+  }
+  return { moving: total, from, seats };
+}
+
+// The pack lies halfway from the middle of the felt to the dealer's place (the felt's bottom
+// edge when the player deals); in the middle when no one deals.
+function packPoint(root, dealer, me) {
+  const felt = root.querySelector("#felt .felt")?.getBoundingClientRect();
   const mid = root.querySelector("#felt .trick")?.getBoundingClientRect();
-  const from = mid ? center(mid) : { x: innerWidth / 2, y: innerHeight / 3 };
-  const hand = [...root.querySelectorAll("#hand .hand-card .card-svg")];
-  hand.forEach((el, i) => {
-    const to = center(el.getBoundingClientRect());
-    el.animate([
-      { transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(.4)`, opacity: 0 },
-      { transform: "none", opacity: 1 },
-    ], { duration: 300, delay: 50 * i, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
-  });
-  const backs = [...root.querySelectorAll("#felt .fan .back")];
-  backs.forEach((el, i) => {
-    el.animate([{ transform: "translateY(-8px)", opacity: 0 }, { transform: "none", opacity: 1 }],
-      { duration: 200, delay: 25 * i, easing: "ease-out", fill: "backwards" });
-  });
-  return hand.length + backs.length;
+  const c = mid ? center(mid) : felt ? center(felt) : { x: innerWidth / 2, y: innerHeight / 3 };
+  let at = null;
+  if (dealer !== null && dealer !== undefined && dealer === me) at = felt ? { x: c.x, y: felt.bottom } : null;
+  else if (dealer !== null && dealer !== undefined) {
+    const el = root.querySelector(`#felt .seat[data-seat="${dealer}"] .held`);
+    at = el ? center(el.getBoundingClientRect()) : null;
+  }
+  return at ? { x: (c.x + at.x) / 2, y: (c.y + at.y) / 2 } : c;
+}
+
+// One card from the pack to where it lies, after `delay` ms; hidden until it leaves.
+function flyFrom(el, from, delay) {
+  const r = el.getBoundingClientRect();
+  // a translation is in the element's own pixels: a fan drawn smaller scales it
+  const k = el.offsetWidth ? r.width / el.offsetWidth : 1;
+  const to = center(r);
+  el.animate([
+    { transform: `translate(${((from.x - to.x) / k).toFixed(1)}px, ${((from.y - to.y) / k).toFixed(1)}px) scale(.5)`, opacity: 0 },
+    { opacity: 1, offset: 0.2 },
+    { transform: "none", opacity: 1 },
+  ], { id: "deal", duration: 320, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
 }

@@ -25,7 +25,9 @@ function skeleton(T) {
     <div class="board-wrap"><div class="chip-line"><button class="score-chip" data-do="sheet" id="score-chip"></button><span id="chat-jump-box"></span>
       <button class="ghost side-btn" data-do="side" id="side-btn" aria-controls="side-col" aria-label="${t("sidePanel")}" title="${t("sidePanel")}">${ICONS.menu}</button></div><div class="felt-wrap"><div id="felt"></div><div id="announce" class="announce" aria-hidden="true"></div></div>
       <div class="me" id="me"></div></div>
-    <aside class="side-col" id="side-col" aria-label="${t("sidePanel")}"><button class="ghost side-close" data-do="side" id="side-close">${t("closeBtn")}</button><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
+    <aside class="side-col" id="side-col" aria-label="${t("sidePanel")}"><div class="side-top">
+      <button class="ghost side-sound" data-do="sound" id="side-sound"></button>
+      <button class="ghost side-close" data-do="side" id="side-close">${t("closeBtn")}</button></div><div class="side" id="side"></div><div class="side chat-side" id="chat-box"></div></aside>
   </main>
   <div id="overlay"></div>
   <div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
@@ -105,12 +107,7 @@ export function render(T) {
 
   renderChip(T);
   setHTML(document.getElementById("tt"), `${esc(title(T))} · ${esc(dealOf(T.state))}${d.carry ? ` · <span class="vueltas-tag">${t("vueltasTag")}</span>` : ""}`);
-  const snd = document.getElementById("sound-btn");
-  setHTML(snd, speakerIcon(local.sound));
-  // a toggle named "Sound", pressed when on; its title says the state in words
-  snd.ariaLabel = t("sound");
-  snd.setAttribute("aria-pressed", String(local.sound));
-  snd.title = local.sound ? t("soundOn") : t("soundOff");
+  renderSound();
   setHTML(document.getElementById("banner"), T.connected ? "" : `<div class="banner">${t("reconnecting")}</div>`);
   renderFelt(T, names, playing);
   renderMe(T, d, myTurn, legal, names);
@@ -122,6 +119,20 @@ export function render(T) {
   dealing(T, playing);
 }
 
+// The sounds' one setting, as two toggles: the top bar's, and on a phone the side sheet's
+// (opened beside the score chip, where a thumb reaches it). Each is named "Sound", pressed
+// when on, its title saying the state in words; either one turns both.
+function renderSound() {
+  const on = local.sound;
+  for (const [id, label] of [["sound-btn", ""], ["side-sound", t("sound")]]) {
+    const el = document.getElementById(id);
+    setHTML(el, `${speakerIcon(on)}${label ? ` <span>${esc(label)}</span>` : ""}`);
+    el.ariaLabel = t("sound");
+    el.setAttribute("aria-pressed", String(on));
+    el.title = on ? t("soundOn") : t("soundOff");
+  }
+}
+
 // A deal is dealt the first time it is seen uncovered (a deal's result may lie over the next
 // one until the player goes on); a page opened in the middle of a deal deals nothing.
 // T.dealt says what moved, for the browser tests.
@@ -129,7 +140,9 @@ function dealing(T, playing) {
   const n = T.state.deal_number, d = T.state.deal;
   if (T.dealSeen === n || T.overlay || !playing) return;
   const fresh = !d.tricks.length && !d.trick.length;
-  if (T.dealSeen !== undefined || fresh) T.dealt = { deal: n, moving: dealIn(app) };
+  if (T.dealSeen !== undefined || fresh) {
+    T.dealt = { deal: n, ...dealIn(app, { dealer: d.dealer, me: T.seat, n: T.info.seats.length }) };
+  }
   T.dealSeen = n;
 }
 
