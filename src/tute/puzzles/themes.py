@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["THEMES", "themes_of"]
 
 THEMES = ("cante", "forty", "cante_timing", "cante_later", "exchange_7", "upcard", "last_ten",
-          "arrastre", "ruff", "overtrump", "partner_exemption", "load_partner", "duck", "take", "lead", "follow")
+          "arrastre", "ruff", "overtrump", "partner_exemption", "load_partner", "duck", "take",
+          "lead", "follow")
 
 
 def _wins(deal: Deal, card: Card) -> bool:
