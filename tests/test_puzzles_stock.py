@@ -5,7 +5,10 @@ order), and the shipped stock puzzles hold by the solver and from the view."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +164,23 @@ def test_a_sample_of_stock_puzzles_passes_the_check_from_the_seats_view() -> Non
         check = view_check(p.position().view(p.seat), solver, 24, random.Random(p.id))
         assert check.top() == p.answer, p.id
         assert check.share(p.answer) >= DEFAULT_AGREE - 0.15, (p.id, check.share(p.answer))
+
+
+def test_cli_shows_the_upcard_and_refuses_a_bad_stock_limit(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tute", "puzzles", *args],
+                              capture_output=True, text=True, env=env, timeout=300,
+                              check=False)
+
+    p = STOCK_PUZZLES[0]
+    shown = run("show", p.id)
+    assert shown.returncode == 0, shown.stderr
+    assert f"stock {p.position().stock_count} (upcard {p.position().upcard})" in shown.stdout
+    bad = run("make", "--from", "selfplay:habanero", "--stock-limit", "29",
+              "--out", str(tmp_path / "p.jsonl"))
+    assert bad.returncode == 2 and "invalid stock_limit" in bad.stderr
+    only = run("make", "--from", "selfplay:habanero", "--stock-only", "--stock-limit", "0",
+               "--out", str(tmp_path / "p.jsonl"))
+    assert only.returncode == 2 and "invalid stock_only" in only.stderr
