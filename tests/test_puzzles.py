@@ -18,7 +18,7 @@ from tute.bots import make_bot
 from tute.errors import TuteError
 from tute.puzzles import DATA_DIR, Puzzle, check_answer, daily, find_puzzle, load_puzzles
 from tute.puzzles.cut import DEFAULT_AGREE, DEFAULT_MARGIN, exact_values, unique_best, view_check
-from tute.puzzles.make import Settings, cut_deal, make_puzzles
+from tute.puzzles.make import DEFAULT_STOCK_LIMIT, Settings, cut_deal, make_puzzles
 from tute.puzzles.rating import rate
 from tute.puzzles.themes import THEMES
 from tute.solver import Solver
@@ -45,7 +45,7 @@ def test_at_least_a_thousand_puzzles_of_three_games_in_a_small_file() -> None:
 
 
 def test_every_shipped_puzzle_is_a_unique_best_by_the_solver() -> None:
-    solver = Solver(tt_mb=32, threads=1)
+    solver = Solver(tt_mb=32, threads=1, stock_limit=DEFAULT_STOCK_LIMIT)
     for p in PUZZLES:
         deal = p.position()  # the prefix replays, every action checked
         assert deal.variant.id == p.variant and deal.to_move == p.seat, p.id
@@ -60,7 +60,7 @@ def test_every_shipped_puzzle_is_a_unique_best_by_the_solver() -> None:
 
 
 def test_a_sample_of_puzzles_passes_the_check_from_the_seats_view() -> None:
-    solver = Solver(tt_mb=32, threads=1)
+    solver = Solver(tt_mb=32, threads=1, stock_limit=DEFAULT_STOCK_LIMIT)
     rng = random.Random(5)
     for p in rng.sample(PUZZLES, 12):
         deal = p.position()
@@ -108,7 +108,7 @@ def test_the_rating_rises_with_the_agents_that_miss() -> None:
 # ------------------------------------------------------------------ cutting
 
 def test_cutting_finds_only_unique_best_positions_readable_from_the_view() -> None:
-    settings = Settings(worlds=8, min_misses=0, per_deal=40)
+    settings = Settings(worlds=8, min_misses=0, per_deal=40, stock_limit=0)
     solver = Solver(tt_mb=16, threads=1)
     found = make_puzzles(["selfplay:tute_2p_habanero"], 6, settings, max_deals=40)
     assert found

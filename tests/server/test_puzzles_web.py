@@ -13,10 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tute.cards import parse_card
+from tute.errors import TuteError
 from tute.puzzles import Puzzle, load_puzzles
 
 from .test_browser import CHROMIUM
-from .test_browser_table import DESKTOP, PHONE, _fits, _page
+from .test_browser_table import DESKTOP, PHONE, PHONE_390, _fits, _page
 
 PUZZLES = load_puzzles()
 CARD = re.compile(r"\b[A234567SCR][oceb]\b")
@@ -70,7 +71,8 @@ def test_the_api_never_sends_a_card_the_seat_cannot_see(client: TestClient) -> N
             assert _cards(res.json()) <= visible, (p.id, _cards(res.json()) - visible)
         hidden = {str(c) for s in range(p.position().seats) if s != p.seat
                   for c in p.position().hand(s)} - visible
-        assert hidden or p.variant == "tute_2p_habanero" or len(p.values) < 2
+        # two players: the cantes and the exchanges may have shown the whole other hand
+        assert hidden or p.position().seats == 2 or len(p.values) < 2
 
 
 def test_answers_right_and_wrong(client: TestClient) -> None:
@@ -92,6 +94,11 @@ def test_the_list_the_daily_puzzle_and_the_pages(client: TestClient) -> None:
     assert first["total"] == len(PUZZLES) and len(first["puzzles"]) == 10
     guinote = client.get("/api/puzzles?variant=guinote&limit=200").json()
     assert guinote["puzzles"] and all(x["variant"] == "guinote" for x in guinote["puzzles"])
+    from tute.puzzles.themes import THEMES
+
+    assert first["themes"] == list(THEMES)  # the page's theme filter offers these
+    upcard = client.get("/api/puzzles?theme=upcard&limit=200").json()
+    assert upcard["total"] and all("upcard" in x["themes"] for x in upcard["puzzles"])
     assert client.get("/api/puzzles?limit=5000").status_code == 422
     today = client.get("/api/puzzles/today").json()
     assert today["day"] and today["id"] == client.get("/api/puzzles/today").json()["id"]
@@ -163,4 +170,87 @@ def test_browser_list_and_daily_puzzle(browser: Any, start: Callable[..., str]) 
     page.wait_for_function("() => window.__puzzle && window.__puzzle.info", timeout=15000)
     assert page.locator("#puzzle-title").inner_text().startswith("Problema del día")
     assert page.locator(".hand-card.legal").count() >= 2
+    assert not page.errors
+
+
+def _is_card(action: str) -> bool:
+    try:
+        return parse_card(action) is not None
+    except TuteError:
+        return False
+
+
+def _stock_puzzle() -> Puzzle:
+    """A stock-phase puzzle (the upcard and the stock on the felt), one whose answer or a
+    wrong move is a button (an exchange, a cante) where the set has one."""
+    stock = [p for p in PUZZLES if p.position().stock_count]
+    assert stock, "no stock-phase puzzle shipped"
+    return next((p for p in stock if any(not _is_card(a) for a in p.values)), stock[0])
+
+
+def _click(page: Any, action: str) -> None:
+    """A card of the hand, or the button of any other move."""
+    if _is_card(action):
+        page.locator(f'.hand-card[data-card="{action}"]').click(timeout=5000)
+    else:
+        page.locator(f'.actions [data-action="{action}"]').click(timeout=5000)
+
+
+@browser_test
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone390"])
+def test_browser_solves_a_stock_phase_puzzle(browser: Any, start: Callable[..., str],
+                                             viewport: dict[str, int]) -> None:
+    base = start()
+    p = _stock_puzzle()
+    deal = p.position()
+    wrong = next(a for a in p.values if a != p.answer)
+    page = _page(browser, viewport, base)
+    page.goto(f"{base}/problemas/{p.id}")
+    page.wait_for_function("() => window.__puzzle && window.__puzzle.info", timeout=15000)
+    # the upcard and the cards left in the stock are on the felt
+    assert deal.upcard is not None
+    assert page.locator(f'.trumpbox .upcard [data-card="{deal.upcard}"]').count() == 1
+    assert str(deal.stock_count) in page.locator(".trumpbox .stock-count").inner_text()
+    for action in p.values:  # every move can be given: a legal card or a button
+        if _is_card(action):
+            assert page.locator(f'.hand-card.legal[data-card="{action}"]').count() == 1, action
+        else:
+            assert page.locator(f'.actions [data-action="{action}"]').count() == 1, action
+    _click(page, wrong)
+    page.wait_for_selector("#puzzle-verdict.wrong", timeout=15000)
+    assert page.locator("#puzzle-values li").count() == len(p.values)
+    if viewport is PHONE_390:
+        for sel in ("#puzzle-panel", "#hand", "#felt"):
+            _fits(page, sel)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    page.locator("#puzzle-retry").click()
+    _click(page, p.answer)
+    page.wait_for_selector("#puzzle-verdict.right", timeout=15000)
+    assert page.locator("#puzzle-themes").inner_text().strip()
+    shown = set(CARD.findall(page.evaluate("() => JSON.stringify(window.__puzzle.info)")))
+    assert shown <= _visible(p)
+    assert not page.errors
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_browser_answers_with_a_button(browser: Any, start: Callable[..., str]) -> None:
+    """A move other than a card (a cante, an exchange) is given by its button (no stock
+    puzzle of the set has one: every bot sings and exchanges, so such a move is seldom a
+    puzzle; the page's path is the same)."""
+    p = next((p for p in PUZZLES if not _is_card(p.answer)), None)
+    if p is None:
+        pytest.skip("no puzzle of the set is answered by a button")
+    base = start()
+    page = _page(browser, PHONE_390, base)
+    page.goto(f"{base}/problemas/{p.id}")
+    page.wait_for_function("() => window.__puzzle && window.__puzzle.info", timeout=15000)
+    wrong = next(a for a in p.values if a != p.answer)
+    _click(page, wrong)
+    page.wait_for_selector("#puzzle-verdict.wrong", timeout=15000)
+    page.locator("#puzzle-retry").click()
+    _click(page, p.answer)
+    page.wait_for_selector("#puzzle-verdict.right", timeout=15000)
+    assert page.locator(f'#puzzle-values li.best[data-value="{p.answer}"]').count() == 1
     assert not page.errors

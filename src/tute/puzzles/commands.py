@@ -11,6 +11,7 @@ import typer
 
 from ..errors import TuteError
 from . import Puzzle, check_answer, find_puzzle, load_file, load_puzzles
+from .make import DEFAULT_STOCK_LIMIT
 
 __all__ = ["puzzles_app"]
 
@@ -63,6 +64,12 @@ def make_command(
                                            "hands")] = 28,
     view_gap: Annotated[float, typer.Option(help="points the answer's mean over the worlds "
                                             "beats every other action's by")] = 5.0,
+    stock_limit: Annotated[int, typer.Option(help="also try stock-phase positions with at "
+                                             "most this many cards in the stock (the stock's "
+                                             "order known; 0: from the arrastre on)")
+                           ] = DEFAULT_STOCK_LIMIT,
+    stock_only: Annotated[bool, typer.Option("--stock-only", help="only stock-phase "
+                                             "positions")] = False,
 ) -> None:
     """Cut puzzles from game records or self-play and append them to --out."""
     from .make import Settings, make_puzzles
@@ -71,7 +78,8 @@ def make_command(
     t0 = time.perf_counter()
     settings = Settings(margin=margin, worlds=worlds, agree=agree, per_deal=per_deal,
                         seed=seed, min_misses=min_misses, max_cards=max_cards,
-                        view_gap=view_gap)
+                        view_gap=view_gap, stock_limit=stock_limit,
+                        stock_only=stock_only)
     try:
         with out.open("a", encoding="utf-8") as f:
             def write(p: Puzzle) -> None:
@@ -109,7 +117,8 @@ def show_command(puzzle: str, file: FileOpt = None,
     view = deal.view(p.seat)
     typer.echo(f"puzzle {p.id}: {p.variant}, seat {p.seat} to move, rating {p.rating}")
     typer.echo(f"trump: {view.trump.letter if view.trump else '-'}   "
-               f"trick {deal.trick_number}, stock {view.stock_count}")
+               f"trick {deal.trick_number}, stock {view.stock_count}"
+               + (f" (upcard {view.upcard})" if view.upcard is not None else ""))
     for t in view.tricks:
         typer.echo(f"trick {t.number}: " + " ".join(f"{seat}:{c}" for seat, c in
                                                      zip(t.seats, t.cards, strict=True))

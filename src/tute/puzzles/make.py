@@ -37,7 +37,13 @@ if TYPE_CHECKING:
     from ..deal import Deal
     from ..solver import Solver
 
-__all__ = ["Settings", "cut_deal", "deals_from", "make_puzzles"]
+__all__ = ["DEFAULT_STOCK_LIMIT", "Settings", "cut_deal", "deals_from", "make_puzzles",
+           "puzzle_solver"]
+
+#: see :attr:`Settings.stock_limit`
+DEFAULT_STOCK_LIMIT = 4
+#: a full stock (the solver's own limit)
+MAX_STOCK_LIMIT = 28
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,12 @@ class Settings:
     #: from the seat's view the answer's mean over the worlds beats every other action's by
     #: at least this many points (a close race of means would flip with another sample)
     view_gap: float = 5.0
+    #: stock-phase positions (two-player Tute, Guiñote) with at most this many cards in the
+    #: stock are tried too, solved with the stock's order known (0: from the arrastre on);
+    #: each card more multiplies the time a position takes (docs/puzzles.md has the figures)
+    stock_limit: int = DEFAULT_STOCK_LIMIT
+    #: only stock-phase positions (a batch of them to add to a set cut from the arrastre)
+    stock_only: bool = False
 
     def check(self) -> None:
         if not 1 <= self.margin <= 200:
@@ -70,6 +82,12 @@ class Settings:
         if not 0 <= self.min_misses < len(AGENTS):
             raise TuteError(f"invalid min_misses {self.min_misses!r}: "
                             f"expected 0..{len(AGENTS) - 1}")
+        if (isinstance(self.stock_limit, bool) or not isinstance(self.stock_limit, int)
+                or not 0 <= self.stock_limit <= MAX_STOCK_LIMIT):
+            raise TuteError(f"invalid stock_limit {self.stock_limit!r}: expected cards in "
+                            f"the stock 0..{MAX_STOCK_LIMIT}")
+        if self.stock_only and not self.stock_limit:
+            raise TuteError("invalid stock_only: it needs a stock_limit of 1 or more")
 
 
 def _selfplay(variant: str, seed: int) -> Iterator[tuple[Deal, str]]:
@@ -155,6 +173,8 @@ def _agent_tries(pos: Deal, answer: str, solver: Solver, seed: int) -> dict[str,
 def _try_position(pos: Deal, solver: Solver, s: Settings, source: str) -> Puzzle | None:
     if sum(len(pos.hand(k)) for k in range(pos.seats)) > s.max_cards:
         return None
+    if s.stock_only and not (pos.stock_count and s.stock_limit):
+        return None
     exact = exact_values(pos, solver)
     if exact is None:
         return None
@@ -194,18 +214,24 @@ def cut_deal(deal: Deal, solver: Solver, settings: Settings, source: str = "") -
     return out
 
 
+def puzzle_solver(settings: Settings) -> Solver:
+    """The exact solver the cut uses: one thread (a batch runs in one process), the stock
+    phase up to the settings' limit."""
+    from ..solver import Solver
+
+    return Solver(tt_mb=64, threads=1, stock_limit=settings.stock_limit)
+
+
 def make_puzzles(sources: Sequence[str], count: int, settings: Settings | None = None,
                  *, max_deals: int = 100_000, seen: set[str] | None = None,
                  progress: Callable[[Puzzle], None] | None = None) -> list[Puzzle]:
     """Up to ``count`` puzzles from ``sources`` (taken in turn, a deal from each), each
     position once (``seen`` ids are skipped, and grow)."""
-    from ..solver import Solver
-
     s = settings or Settings()
     s.check()
     if count < 1:
         raise TuteError(f"invalid count {count!r}: expected at least 1")
-    solver = Solver(tt_mb=64, threads=1)
+    solver = puzzle_solver(s)
     seen = set() if seen is None else seen
     streams = [deals_from(src, s.seed) for src in sources]
     out: list[Puzzle] = []

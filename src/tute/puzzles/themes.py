@@ -5,7 +5,11 @@ The themes are facts a player recognises at the table (the words are in :mod:`tu
 
 - ``cante``: the answer is a cante (``forty`` for the 40), or ``cante_timing``: it takes the
   trick that lets the seat sing a marriage it holds;
+- ``cante_later``: a cante could be sung now and the answer is something else (the stock
+  games: a cante is sung on one's turn after a won trick, one a trick);
 - ``exchange_7``: the answer is the exchange of the trump 7 (or 2) for the upcard;
+- ``upcard``: the last trick of the stock (its winner draws the last face-down card, the
+  upcard goes to the last drawer): the answer plays a card to it;
 - ``last_ten``: two tricks or fewer are left: the ten of the last trick (diez de últimas);
 - ``arrastre``: the answer leads a trump (drawing the others' trumps);
 - ``ruff`` / ``overtrump``: the answer trumps a plain-suit trick (over another trump);
@@ -29,8 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["THEMES", "themes_of"]
 
-THEMES = ("cante", "forty", "cante_timing", "exchange_7", "last_ten", "arrastre", "ruff",
-          "overtrump", "partner_exemption", "load_partner", "duck", "take", "lead", "follow")
+THEMES = ("cante", "forty", "cante_timing", "cante_later", "exchange_7", "upcard", "last_ten",
+          "arrastre", "ruff", "overtrump", "partner_exemption", "load_partner", "duck", "take",
+          "lead", "follow")
 
 
 def _wins(deal: Deal, card: Card) -> bool:
@@ -100,7 +105,12 @@ def themes_of(deal: Deal, answer: str) -> list[str]:
         out.append("forty" if action.kind == "cuarenta" else "cante")
     elif isinstance(action, Exchange):
         out.append("exchange_7")
-    elif isinstance(action, Card):
+    elif any(isinstance(a, Declaration) for a in legal):
+        out.append("cante_later")
+    if isinstance(action, Card):
+        if 0 < deal.stock_count <= deal.seats:
+            # the last draw round: who wins this trick decides who gets the upcard
+            out.append("upcard")
         out += _card_themes(deal, action, legal)
     seat = deal.to_move
     assert seat is not None

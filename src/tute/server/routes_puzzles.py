@@ -15,6 +15,7 @@ from pydantic import Field
 
 from ..errors import TuteError
 from ..puzzles import Puzzle, check_answer, daily, find_puzzle, load_puzzles
+from ..puzzles.themes import THEMES
 from .protocol import private_deal_json, spectator_deal_json
 from .routes_info import WEB_DIR
 from .shared import StrictBody
@@ -79,7 +80,8 @@ async def puzzles(variant: Annotated[str | None, Query(max_length=40)] = None,
                   limit: Annotated[int, Query(ge=1, le=LIST_MAX)] = 50) -> dict[str, Any]:
     pool = [p for p in load_puzzles() if (variant is None or p.variant == variant)
             and (theme is None or theme in p.themes)]
-    return {"total": len(pool), "offset": offset,
+    # every theme's code, for the page's filter (its words are in the page's catalogue)
+    return {"total": len(pool), "offset": offset, "themes": list(THEMES),
             "puzzles": [_listed(p) for p in pool[offset:offset + limit]]}
 
 

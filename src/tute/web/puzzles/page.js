@@ -50,11 +50,9 @@ export function puzzlesSectionHTML() {
       <a href="/problemas" data-nav class="btn" id="lobby-puzzles-all">${t("puzzleAll")}</a></p></div>`;
 }
 
-const THEMES = ["forty", "cante", "cante_timing", "last_ten", "arrastre", "ruff", "overtrump",
-  "partner_exemption", "load_partner", "duck", "take", "lead", "follow"];
-
 export function puzzlesPage() {
-  const L = { list: null, total: 0, closed: false, theme: "" };
+  // the themes' codes come with the list (GET /api/puzzles): the server's one list of them
+  const L = { list: null, total: 0, closed: false, theme: "", themes: [] };
   const draw = () => {
     if (L.closed) return;
     const rows = (L.list || []).map((p) => `<li><a href="/problemas/${esc(p.id)}" data-nav class="puzzle-link" data-puzzle="${esc(p.id)}">${esc(variantName(p.variant))} · ${esc(p.id)}</a> <span class="muted">${t("puzzleRating", p.rating)} · ${p.themes.map((x) => esc(t("puzzleTheme_" + x))).join(", ")}</span></li>`).join("");
@@ -63,7 +61,7 @@ export function puzzlesPage() {
       <p><a href="/problemas/hoy" data-nav class="btn primary" id="puzzle-today">${t("puzzleToday")}</a>
         <span class="muted" id="puzzle-count">${t("puzzleCount", L.total)}</span></p>
       <label>${t("puzzleThemes")} <select id="puzzle-theme"><option value="">—</option>
-        ${THEMES.map((x) => `<option value="${x}" ${x === L.theme ? "selected" : ""}>${esc(t("puzzleTheme_" + x))}</option>`).join("")}</select></label>
+        ${L.themes.map((x) => `<option value="${x}" ${x === L.theme ? "selected" : ""}>${esc(t("puzzleTheme_" + x))}</option>`).join("")}</select></label>
       <ol class="puzzle-list" id="puzzle-list">${rows}</ol>
       ${L.list && L.list.length < L.total ? `<button class="btn" id="puzzle-more">${t("puzzleMore")}</button>` : ""}
     </section></main>`;
@@ -80,6 +78,7 @@ export function puzzlesPage() {
     const got = await api("GET", `/api/puzzles?offset=${(L.list || []).length}&limit=100${theme}`);
     L.list = [...(L.list || []), ...got.puzzles];
     L.total = got.total;
+    L.themes = got.themes || L.themes;
     draw();
   };
   page.rerender = draw;
