@@ -1,9 +1,10 @@
-"""tute.rl.VectorEnv: whole games against the per-step environment (parejas and arrastrado),
-auto-reset, refusals."""
+"""tute.rl.VectorEnv: whole games against the per-step environment (parejas, arrastrado and
+the stock games), auto-reset, refusals."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -39,11 +40,26 @@ ARRASTRADO_OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
+#: the stock games: the upcard, the draw after each stock trick (winner first, the upcard
+#: last and face up), the 7 or the 2 of trumps taking the upcard on the winner's next turn,
+#: cantes after the draw while the stock lasts, the stock-phase duties, then the arrastre's
+STOCK_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("tute_2p_habanero", {}),
+    ("tute_2p_habanero", {"stock_phase_rule": "full", "cante_restriction": "first_win_only",
+                          "must_undertrump": True, "two_exchanges_four": False}),
+    ("tute_2p_corriente", {}),
+    ("tute_2p_corriente", {"stock_phase_rule": "follow_suit", "exchange_two_enabled": False,
+                           "hand_size": 8, "deal_packet": 3, "forty_first": "forfeit",
+                           "must_head_after_ruff": True, "tute_enabled": False}),
+]
+
+
 def _play_both(options: dict[str, Any], seed: int, games: int, steps: int,
-               variant: str = "tute_parejas") -> int:
+               variant: str = "tute_parejas", chosen: Counter[str] | None = None) -> int:
     """Random legal play of ``games`` games in a VectorEnv and as many per-step
     environments seeded alike; every observation, mask, seat, end and reward must agree.
-    Returns the deals finished."""
+    Returns the deals finished; ``chosen`` counts the actions played by kind (``card``,
+    ``cambio``, ``veinte``...)."""
     vec = VectorEnv(variant, games, **options)
     obs, masks = vec.reset(seed=seed)
     envs = []
@@ -63,6 +79,8 @@ def _play_both(options: dict[str, Any], seed: int, games: int, steps: int,
             assert np.array_equal(seen["observation"], obs[i]), (step, i)
             legal = np.flatnonzero(masks[i])
             acts.append(int(legal[rng.randrange(len(legal))]))
+            if chosen is not None:
+                chosen["card" if acts[-1] < 40 else vec.actions[acts[-1]].split(":")[0]] += 1
         obs, rewards, done, masks = vec.step(np.array(acts))
         for i, e in enumerate(envs):
             e.step(acts[i])
@@ -88,6 +106,17 @@ def test_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> 
 def test_arrastrado_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> None:
     assert _play_both(options, seed=5 + len(options), games=3, steps=330,
                       variant="tute_arrastrado_3p") >= 6
+
+
+@pytest.mark.parametrize(("variant", "options"), STOCK_CASES,
+                         ids=lambda c: c if isinstance(c, str) else ",".join(c) or "defaults")
+def test_stock_whole_games_match_the_per_step_environment(variant: str,
+                                                          options: dict[str, Any]) -> None:
+    # eight seeds, five or six deals each: the exchanges and the cantes are met
+    chosen: Counter[str] = Counter()
+    assert _play_both(options, seed=40 + len(options), games=8, steps=260, variant=variant,
+                      chosen=chosen) >= 40
+    assert chosen["cambio"] >= 3 and chosen["veinte"] + chosen["cuarenta"] >= 1, chosen
 
 
 def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
@@ -120,8 +149,7 @@ def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
     assert exchanged >= 20 and twice >= 3  # both exchanges were met
 
 
-@pytest.mark.parametrize("variant", ["tute_2p_habanero", "tute_subastado", "guinote",
-                                     "tute_cabron"])
+@pytest.mark.parametrize("variant", ["tute_subastado", "guinote", "tute_cabron"])
 def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
     with pytest.raises(InvalidOptionError, match=f"does not play {variant}"):
         VectorEnv(variant, 2)
@@ -132,6 +160,18 @@ def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
 def test_refuses_options_outside_card_play(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptionError, match="does not support option"):
         VectorEnv("tute_parejas", 2, **options)
+
+
+@pytest.mark.parametrize("option", [{"cante_before_draw": True},
+                                    {"exchange_last_round_allowed": True},
+                                    {"exchange_timing": "own_turn_any"},
+                                    {"exchange_timing": "start_and_after_win"},
+                                    {"tute_dealt_wins_immediately": True}])
+def test_refuses_stock_options_outside_the_kernel(option: dict[str, Any]) -> None:
+    # questions asked before the draw or the first lead, exchanges on any turn: the core's
+    name = next(iter(option))
+    with pytest.raises(InvalidOptionError, match=f"does not support option '{name}'"):
+        VectorEnv("tute_2p_habanero", 2, **option)
 
 
 def test_refuses_optional_arrastrado_exchanges() -> None:
@@ -175,10 +215,11 @@ def test_gymnasium_vector_face() -> None:
     assert ends >= 3
 
 
-def test_arrastrado_views_are_the_observed_seats() -> None:
-    # vec.view(i) replays game i's deal in the engine (its exchanges included): its encoding
-    # is the observation the batch handed that seat
-    vec = VectorEnv("tute_arrastrado_3p", 3)
+@pytest.mark.parametrize("variant", ["tute_arrastrado_3p", "tute_2p_habanero"])
+def test_views_are_the_observed_seats(variant: str) -> None:
+    # vec.view(i) replays game i's deal in the engine (its exchanges and draws included): its
+    # encoding is the observation the batch handed that seat
+    vec = VectorEnv(variant, 3)
     obs, _masks = vec.reset(seed=21)
     for _ in range(60):  # past the first deal's end in every game
         for i in range(3):

@@ -37,7 +37,7 @@ class Stock(StockDraw, Game):
     __slots__ = ()
 
     family = "stock"
-    batch_gap = "draws from the stock and upcard exchanges"
+    batch_gap = ""  # the draws and the upcard exchange: VectorEnv's (rl/_vector_stock.py)
     exchanges = True
     arrastre_cantes = False
     extras = frozenset({"upcard", "stock"})
@@ -204,6 +204,7 @@ class Guinote(Stock):
     __slots__ = ()
 
     family = "guinote"
+    batch_gap = "declarations in the arrastre after the stock"  # not yet in VectorEnv
     arrastre_cantes = True
     keeps_cotos = True
     stock_over_notice = "stockOverGuinote"  # follow suit and head: no duty to trump
