@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ pytest.importorskip("numba", reason="the numba kernel is not installed")
 pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
 
 import tute.rl  # noqa: E402
+from tute.deal import Deal  # noqa: E402
 from tute.errors import IllegalActionError, InvalidOptionError  # noqa: E402
 from tute.events import Exchanged  # noqa: E402
 from tute.rl.encoding import encode_view  # noqa: E402
@@ -51,6 +53,15 @@ STOCK_CASES: list[tuple[str, dict[str, Any]]] = [
     ("tute_2p_corriente", {"stock_phase_rule": "follow_suit", "exchange_two_enabled": False,
                            "hand_size": 8, "deal_packet": 3, "forty_first": "forfeit",
                            "must_head_after_ruff": True, "tute_enabled": False}),
+    # Guiñote: four in pairs (the partner sings too, asked first; cantes in the arrastre) or
+    # two; packets of three
+    ("guinote", {}),
+    ("guinote", {"thirty_malas": True, "cante_by": "winning_side_one",
+                 "partner_exemption": False, "must_undertrump": True, "deal_packet": 1,
+                 "cante_restriction": "forfeit_if_skipped_first"}),
+    ("guinote_2p", {}),
+    ("guinote_2p", {"stock_phase_rule": "follow_trump_lead", "two_exchanges_four": False,
+                    "thirty_malas": True, "hand_size": 7}),
 ]
 
 
@@ -119,6 +130,65 @@ def test_stock_whole_games_match_the_per_step_environment(variant: str,
     assert chosen["cambio"] >= 3 and chosen["veinte"] + chosen["cuarenta"] >= 1, chosen
 
 
+def _searched_deal(variant: str, options: dict[str, Any],
+                   meets: Callable[[Deal, list[Any]], bool]) -> tuple[int, list[Any]]:
+    """A seed whose first deal, played at random by the engine, meets ``meets`` (called with
+    the deal and its legal actions at every decision, and once over with ``[]``), and the
+    actions played: for cases too rare in random play to count on."""
+    for seed in range(1000):
+        env = tute.rl.raw_env(variant, **options)
+        env.reset(seed=seed)
+        deal = env.table.deal
+        assert deal is not None
+        rng, played, met = random.Random(seed), [], False
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            met |= meets(deal, legal)
+            played.append(legal[rng.randrange(len(legal))])
+            deal.apply(played[-1])
+        if met or meets(deal, []):
+            return seed, played
+    raise AssertionError("no deal met the case")
+
+
+def _replay_both(variant: str, options: dict[str, Any], seed: int, played: list[Any]) -> None:
+    """The deal of ``seed`` with the actions ``played``, in a VectorEnv and the per-step
+    environment: every observation, mask and the rewards agree."""
+    vec = VectorEnv(variant, 1, **options)
+    obs, masks = vec.reset(seed=seed)
+    env = tute.rl.raw_env(variant, **options)
+    env.reset(seed=seed)
+    for act in played:
+        seen = env.observe(env.agent_selection)
+        assert np.array_equal(seen["action_mask"], masks[0])
+        assert np.array_equal(seen["observation"], obs[0])
+        ids = vec.catalogue.ids([act])
+        obs, rewards, done, masks = vec.step(np.array(ids))
+        env.step(ids[0])
+    assert done[0] and [env.rewards[a] for a in env.possible_agents] == list(rewards[0])
+
+
+def test_guinote_partner_is_asked_for_the_cante_its_kept_exchange_gives() -> None:
+    # the trick winner's partner is asked to sing when the exchange kept for it would give it
+    # a declaration: it is offered the exchange and pass alone
+    seed, played = _searched_deal("guinote", {}, lambda _deal, legal: [
+        str(a).split(":")[0] for a in legal] == ["cambio", "pass"])
+    _replay_both("guinote", {}, seed, played)
+
+
+@pytest.mark.parametrize("variant", ["guinote", "guinote_2p"])
+def test_thirty_malas_cantes_need_thirty_card_points(variant: str) -> None:
+    # a side that sang but took fewer than 30 card points: its cantes do not count
+    def sang_short(deal: Deal, legal: list[Any]) -> bool:
+        if legal or not deal.is_over():
+            return False
+        points = deal.result().card_points
+        return any(points[deal.side_of(s)] < 30 and p for s, _d, p in deal.cantes)
+
+    seed, played = _searched_deal(variant, {"thirty_malas": True}, sang_short)
+    _replay_both(variant, {"thirty_malas": True}, seed, played)
+
+
 def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
     # first deals of many seeds: the table card, the exchanges (the 7, then the 2) and the
     # cards they make known, in VectorEnv's first observation as the engine's view has them
@@ -149,7 +219,7 @@ def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
     assert exchanged >= 20 and twice >= 3  # both exchanges were met
 
 
-@pytest.mark.parametrize("variant", ["tute_subastado", "guinote", "tute_cabron"])
+@pytest.mark.parametrize("variant", ["tute_subastado", "tute_cabron", "tute_cabrero"])
 def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
     with pytest.raises(InvalidOptionError, match=f"does not play {variant}"):
         VectorEnv(variant, 2)
@@ -172,6 +242,16 @@ def test_refuses_stock_options_outside_the_kernel(option: dict[str, Any]) -> Non
     name = next(iter(option))
     with pytest.raises(InvalidOptionError, match=f"does not support option '{name}'"):
         VectorEnv("tute_2p_habanero", 2, **option)
+
+
+@pytest.mark.parametrize("option", [{"exchange_side_requirement": "any_trick_won"},
+                                    {"guinote_hide_arrastre_suit": True}])
+def test_refuses_guinote_options_outside_the_kernel(option: dict[str, Any]) -> None:
+    # an exchange on any turn once the side won a trick; a 20 whose suit only its singer
+    # knows (the seats' observations differ in more than their hands)
+    name = next(iter(option))
+    with pytest.raises(InvalidOptionError, match=f"does not support option '{name}'"):
+        VectorEnv("guinote", 2, **option)
 
 
 def test_refuses_optional_arrastrado_exchanges() -> None:
@@ -215,7 +295,7 @@ def test_gymnasium_vector_face() -> None:
     assert ends >= 3
 
 
-@pytest.mark.parametrize("variant", ["tute_arrastrado_3p", "tute_2p_habanero"])
+@pytest.mark.parametrize("variant", ["tute_arrastrado_3p", "tute_2p_habanero", "guinote"])
 def test_views_are_the_observed_seats(variant: str) -> None:
     # vec.view(i) replays game i's deal in the engine (its exchanges and draws included): its
     # encoding is the observation the batch handed that seat

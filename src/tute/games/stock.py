@@ -204,7 +204,6 @@ class Guinote(Stock):
     __slots__ = ()
 
     family = "guinote"
-    batch_gap = "declarations in the arrastre after the stock"  # not yet in VectorEnv
     arrastre_cantes = True
     keeps_cotos = True
     stock_over_notice = "stockOverGuinote"  # follow suit and head: no duty to trump
