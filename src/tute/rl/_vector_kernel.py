@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernel._core import apply_action, popcount
+from ..kernel._core import apply_action, legal_actions, popcount
 from ..kernel._tables import (
     A_CUARENTA,
     A_VEINTE0,
@@ -87,7 +87,7 @@ from ._vector_slots import (
     X_TCARD,
     X_VOID0,
 )
-from ._vector_stock import after_stock_trick, exchange, legal
+from ._vector_stock import after_stock_trick, exchange, with_exchange
 
 _M32 = np.uint64(0xFFFFFFFF)
 MT_N = 624  # an MT row holds its 624 words and then its index
@@ -397,7 +397,9 @@ def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
     o[offs[O_PHASE] + 2] = 1.0
     o[offs[O_TOMOVE]] = 1.0
     mask[:] = 0
-    k = legal(st, cfg, ex, par, buf)
+    k = legal_actions(st, cfg, buf)
+    if par[P_STOCK] != 0:
+        k = with_exchange(st, cfg, ex, par, buf, k)
     for j in range(k):
         mask[k2cat[buf[j]]] = 1
 
@@ -431,7 +433,9 @@ def check_actions(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, par: np.ndarr
         if a < 0 or a >= cat2k.shape[0] or cat2k[a] < 0:
             return i
         code = cat2k[a]
-        k = legal(st[i], cfg[i], ex[i], par, buf)
+        k = legal_actions(st[i], cfg[i], buf)
+        if par[P_STOCK] != 0:
+            k = with_exchange(st[i], cfg[i], ex[i], par, buf, k)
         ok = False
         for j in range(k):
             if buf[j] == code:

@@ -13,9 +13,9 @@ to the end, with at most public events the batch does itself: Tute por parejas, 
 arrastrado (``tute_arrastrado_3p``: three players, whose compulsory table-card exchanges are
 public events before the first lead, done here when the deal is dealt; or ``players=4``,
 individual players with the dealer's card turned), and the stock games (two-player Tute
-habanero and corriente): the upcard, the draw after each stock trick, the upcard exchange
-as an action on the winner's next turn and the windows after the draw
-(:mod:`._vector_stock`), with the options the kernel models. Polls before the first lead or
+habanero and corriente, Guiñote for four and for two): the upcard, the draw after each stock
+trick, the upcard exchange as an action on the winner's next turn and the windows after the
+draw (:mod:`._vector_stock`), with the options the kernel models. Polls before the first lead or
 the draw (optional exchanges included), throw-ins, renuncio claims and auctions are the
 core's; those variants and options are refused with the reason.
 """
@@ -36,7 +36,7 @@ from ..games import game_for
 from ..kernel import NotCardPlayPositionError, action_code, make_config
 from ..kernel._tables import C_FAMILY
 from ..shuffle import MAX_SEED
-from ..variants import find_variant
+from ..variants import VARIANTS, find_variant
 from ..views import SeatView
 from . import _vector_kernel as K
 from . import _vector_slots as X
@@ -74,8 +74,6 @@ _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump
 
 def batched_games() -> list[str]:
     """The variants VectorEnv plays (those whose game has no ``batch_gap``)."""
-    from ..variants import VARIANTS
-
     return [v.id for v in VARIANTS.values() if not game_for(v).batch_gap]
 
 
