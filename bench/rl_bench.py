@@ -5,8 +5,8 @@ Measured in the same run, for scale, and quoted beside each figure as a ratio
 (``legal_actions`` + ``apply``, no observation), OpenSpiel's Python game
 ``python_tic_tac_toe`` and C++ ``hearts`` (random play through pyspiel; skipped with a message
 when pyspiel is not installed), our ``python_tute`` through pyspiel, the batched
-``tute.rl.VectorEnv`` (the games it plays: parejas and arrastrado, ``--vector-games`` games a
-call) beside the per-step env,
+``tute.rl.VectorEnv`` (every game it plays: parejas, arrastrado, the stock games;
+``--vector-games`` games a call) beside the per-step env,
 RLCard's ``uno`` if RLCard is installed, and batched self-play data generation
 (``tute.rl.generate``) with 1 and 2 jobs.
 

@@ -1,9 +1,11 @@
-"""tute.rl.VectorEnv: whole games against the per-step environment (parejas and arrastrado),
-auto-reset, refusals."""
+"""tute.rl.VectorEnv: whole games against the per-step environment (parejas, arrastrado and
+the stock games), auto-reset, refusals."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ pytest.importorskip("numba", reason="the numba kernel is not installed")
 pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
 
 import tute.rl  # noqa: E402
+from tute.deal import Deal  # noqa: E402
 from tute.errors import IllegalActionError, InvalidOptionError  # noqa: E402
 from tute.events import Exchanged  # noqa: E402
 from tute.rl.encoding import encode_view  # noqa: E402
@@ -39,11 +42,35 @@ ARRASTRADO_OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
+#: the stock games: the upcard, the draw after each stock trick (winner first, the upcard
+#: last and face up), the 7 or the 2 of trumps taking the upcard on the winner's next turn,
+#: cantes after the draw while the stock lasts, the stock-phase duties, then the arrastre's
+STOCK_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("tute_2p_habanero", {}),
+    ("tute_2p_habanero", {"stock_phase_rule": "full", "cante_restriction": "first_win_only",
+                          "must_undertrump": True, "two_exchanges_four": False}),
+    ("tute_2p_corriente", {}),
+    ("tute_2p_corriente", {"stock_phase_rule": "follow_suit", "exchange_two_enabled": False,
+                           "hand_size": 8, "deal_packet": 3, "forty_first": "forfeit",
+                           "must_head_after_ruff": True, "tute_enabled": False}),
+    # Guiñote: four in pairs (the partner sings too, asked first; cantes in the arrastre) or
+    # two; packets of three
+    ("guinote", {}),
+    ("guinote", {"thirty_malas": True, "cante_by": "winning_side_one",
+                 "partner_exemption": False, "must_undertrump": True, "deal_packet": 1,
+                 "cante_restriction": "forfeit_if_skipped_first"}),
+    ("guinote_2p", {}),
+    ("guinote_2p", {"stock_phase_rule": "follow_trump_lead", "two_exchanges_four": False,
+                    "thirty_malas": True, "hand_size": 7}),
+]
+
+
 def _play_both(options: dict[str, Any], seed: int, games: int, steps: int,
-               variant: str = "tute_parejas") -> int:
+               variant: str = "tute_parejas", chosen: Counter[str] | None = None) -> int:
     """Random legal play of ``games`` games in a VectorEnv and as many per-step
     environments seeded alike; every observation, mask, seat, end and reward must agree.
-    Returns the deals finished."""
+    Returns the deals finished; ``chosen`` counts the actions played by kind (``card``,
+    ``cambio``, ``veinte``...)."""
     vec = VectorEnv(variant, games, **options)
     obs, masks = vec.reset(seed=seed)
     envs = []
@@ -63,6 +90,8 @@ def _play_both(options: dict[str, Any], seed: int, games: int, steps: int,
             assert np.array_equal(seen["observation"], obs[i]), (step, i)
             legal = np.flatnonzero(masks[i])
             acts.append(int(legal[rng.randrange(len(legal))]))
+            if chosen is not None:
+                chosen["card" if acts[-1] < 40 else vec.actions[acts[-1]].split(":")[0]] += 1
         obs, rewards, done, masks = vec.step(np.array(acts))
         for i, e in enumerate(envs):
             e.step(acts[i])
@@ -88,6 +117,76 @@ def test_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> 
 def test_arrastrado_whole_games_match_the_per_step_environment(options: dict[str, Any]) -> None:
     assert _play_both(options, seed=5 + len(options), games=3, steps=330,
                       variant="tute_arrastrado_3p") >= 6
+
+
+@pytest.mark.parametrize(("variant", "options"), STOCK_CASES,
+                         ids=lambda c: c if isinstance(c, str) else ",".join(c) or "defaults")
+def test_stock_whole_games_match_the_per_step_environment(variant: str,
+                                                          options: dict[str, Any]) -> None:
+    # eight seeds, five or six deals each: the exchanges and the cantes are met
+    chosen: Counter[str] = Counter()
+    assert _play_both(options, seed=40 + len(options), games=8, steps=260, variant=variant,
+                      chosen=chosen) >= 40
+    assert chosen["cambio"] >= 3 and chosen["veinte"] + chosen["cuarenta"] >= 1, chosen
+
+
+def _searched_deal(variant: str, options: dict[str, Any],
+                   meets: Callable[[Deal, list[Any]], bool]) -> tuple[int, list[Any]]:
+    """A seed whose first deal, played at random by the engine, meets ``meets`` (called with
+    the deal and its legal actions at every decision, and once over with ``[]``), and the
+    actions played: for cases too rare in random play to count on."""
+    for seed in range(1000):
+        env = tute.rl.raw_env(variant, **options)
+        env.reset(seed=seed)
+        deal = env.table.deal
+        assert deal is not None
+        rng, played, met = random.Random(seed), [], False
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            met |= meets(deal, legal)
+            played.append(legal[rng.randrange(len(legal))])
+            deal.apply(played[-1])
+        if met or meets(deal, []):
+            return seed, played
+    raise AssertionError("no deal met the case")
+
+
+def _replay_both(variant: str, options: dict[str, Any], seed: int, played: list[Any]) -> None:
+    """The deal of ``seed`` with the actions ``played``, in a VectorEnv and the per-step
+    environment: every observation, mask and the rewards agree."""
+    vec = VectorEnv(variant, 1, **options)
+    obs, masks = vec.reset(seed=seed)
+    env = tute.rl.raw_env(variant, **options)
+    env.reset(seed=seed)
+    for act in played:
+        seen = env.observe(env.agent_selection)
+        assert np.array_equal(seen["action_mask"], masks[0])
+        assert np.array_equal(seen["observation"], obs[0])
+        ids = vec.catalogue.ids([act])
+        obs, rewards, done, masks = vec.step(np.array(ids))
+        env.step(ids[0])
+    assert done[0] and [env.rewards[a] for a in env.possible_agents] == list(rewards[0])
+
+
+def test_guinote_partner_is_asked_for_the_cante_its_kept_exchange_gives() -> None:
+    # the trick winner's partner is asked to sing when the exchange kept for it would give it
+    # a declaration: it is offered the exchange and pass alone
+    seed, played = _searched_deal("guinote", {}, lambda _deal, legal: [
+        str(a).split(":")[0] for a in legal] == ["cambio", "pass"])
+    _replay_both("guinote", {}, seed, played)
+
+
+@pytest.mark.parametrize("variant", ["guinote", "guinote_2p"])
+def test_thirty_malas_cantes_need_thirty_card_points(variant: str) -> None:
+    # a side that sang but took fewer than 30 card points: its cantes do not count
+    def sang_short(deal: Deal, legal: list[Any]) -> bool:
+        if legal or not deal.is_over():
+            return False
+        points = deal.result().card_points
+        return any(points[deal.side_of(s)] < 30 and p for s, _d, p in deal.cantes)
+
+    seed, played = _searched_deal(variant, {"thirty_malas": True}, sang_short)
+    _replay_both(variant, {"thirty_malas": True}, seed, played)
 
 
 def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
@@ -120,8 +219,7 @@ def test_arrastrado_exchanges_are_dealt_as_the_engine_does() -> None:
     assert exchanged >= 20 and twice >= 3  # both exchanges were met
 
 
-@pytest.mark.parametrize("variant", ["tute_2p_habanero", "tute_subastado", "guinote",
-                                     "tute_cabron"])
+@pytest.mark.parametrize("variant", ["tute_subastado", "tute_cabron", "tute_cabrero"])
 def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
     with pytest.raises(InvalidOptionError, match=f"does not play {variant}"):
         VectorEnv(variant, 2)
@@ -132,6 +230,28 @@ def test_refuses_what_the_kernel_does_not_play(variant: str) -> None:
 def test_refuses_options_outside_card_play(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptionError, match="does not support option"):
         VectorEnv("tute_parejas", 2, **options)
+
+
+@pytest.mark.parametrize("option", [{"cante_before_draw": True},
+                                    {"exchange_last_round_allowed": True},
+                                    {"exchange_timing": "own_turn_any"},
+                                    {"exchange_timing": "start_and_after_win"},
+                                    {"tute_dealt_wins_immediately": True}])
+def test_refuses_stock_options_outside_the_kernel(option: dict[str, Any]) -> None:
+    # questions asked before the draw or the first lead, exchanges on any turn: the core's
+    name = next(iter(option))
+    with pytest.raises(InvalidOptionError, match=f"does not support option '{name}'"):
+        VectorEnv("tute_2p_habanero", 2, **option)
+
+
+@pytest.mark.parametrize("option", [{"exchange_side_requirement": "any_trick_won"},
+                                    {"guinote_hide_arrastre_suit": True}])
+def test_refuses_guinote_options_outside_the_kernel(option: dict[str, Any]) -> None:
+    # an exchange on any turn once the side won a trick; a 20 whose suit only its singer
+    # knows (the seats' observations differ in more than their hands)
+    name = next(iter(option))
+    with pytest.raises(InvalidOptionError, match=f"does not support option '{name}'"):
+        VectorEnv("guinote", 2, **option)
 
 
 def test_refuses_optional_arrastrado_exchanges() -> None:
@@ -175,10 +295,11 @@ def test_gymnasium_vector_face() -> None:
     assert ends >= 3
 
 
-def test_arrastrado_views_are_the_observed_seats() -> None:
-    # vec.view(i) replays game i's deal in the engine (its exchanges included): its encoding
-    # is the observation the batch handed that seat
-    vec = VectorEnv("tute_arrastrado_3p", 3)
+@pytest.mark.parametrize("variant", ["tute_arrastrado_3p", "tute_2p_habanero", "guinote"])
+def test_views_are_the_observed_seats(variant: str) -> None:
+    # vec.view(i) replays game i's deal in the engine (its exchanges and draws included): its
+    # encoding is the observation the batch handed that seat
+    vec = VectorEnv(variant, 3)
     obs, _masks = vec.reset(seed=21)
     for _ in range(60):  # past the first deal's end in every game
         for i in range(3):

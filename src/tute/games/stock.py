@@ -37,7 +37,7 @@ class Stock(StockDraw, Game):
     __slots__ = ()
 
     family = "stock"
-    batch_gap = "draws from the stock and upcard exchanges"
+    batch_gap = ""  # the draws and the upcard exchange: VectorEnv's (rl/_vector_stock.py)
     exchanges = True
     arrastre_cantes = False
     extras = frozenset({"upcard", "stock"})

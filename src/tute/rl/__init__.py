@@ -3,7 +3,7 @@
 ``tute.rl.env(variant, **options)`` is a PettingZoo AEC environment, ``tute.rl.TuteGymEnv`` a
 Gymnasium single-agent wrapper (module ``tute.rl.gym_env``), ``tute.rl.generate`` batched
 self-play data, ``tute.rl.openspiel`` registers ``python_tute`` with OpenSpiel,
-``tute.rl.VectorEnv`` steps N games of Tute por parejas or arrastrado in one numba call
+``tute.rl.VectorEnv`` steps N games (parejas, arrastrado, the stock games) in one numba call
 (``TuteVectorEnv`` its Gymnasium vector face) and ``tute.rl.TextEnv`` is a seat in words, for
 language models.
 Nothing here imports numpy, PettingZoo or Gymnasium until it is used, so ``import tute.rl``

@@ -1,6 +1,7 @@
-"""numba loops of :class:`tute.rl.vector.VectorEnv`: N deals of Tute por parejas or Tute
-arrastrado (three players and a table card, or four individual players) stepped in one call,
-each seat's observation written from the kernel's state (docs/rl.md).
+"""numba loops of :class:`tute.rl.vector.VectorEnv`: N deals of Tute por parejas, Tute
+arrastrado (three players and a table card, or four individual players) or a stock game
+(what happens between a stock trick and the next lead: :mod:`._vector_stock`) stepped in one
+call, each seat's observation written from the kernel's state (docs/rl.md).
 
 Per game the kernel's state and config rows (:mod:`tute.kernel._tables`) plus ``ex``, the
 public facts the observation needs and the kernel does not keep (cards played, cards known,
@@ -19,8 +20,10 @@ from ..kernel._core import apply_action, legal_actions, popcount
 from ..kernel._tables import (
     A_CUARENTA,
     A_VEINTE0,
+    C_ARRCANTE,
     C_MANO,
     C_NXT0,
+    C_STOCKRULE,
     C_TRUMP,
     MARRIAGE_POS,
     S_BESTSEAT,
@@ -33,6 +36,7 @@ from ..kernel._tables import (
     S_PTS0,
     S_RUFFED,
     S_SIZE,
+    S_STOCK,
     S_T0,
     S_TLEN,
     S_TOMOVE,
@@ -40,29 +44,50 @@ from ..kernel._tables import (
     S_TRUMP,
     S_TUTESEAT,
 )
-
-# ---- ex slots: the public facts of the deal the kernel does not keep
-X_PLAYED0 = 0  # cards played per seat (4 masks)
-X_KNOWN0 = 4  # cards known to be in a seat's hand (the turned trump card, cantes shown)
-X_VOID0 = 8  # suits a seat was seen to lack (4-bit masks)
-X_CANTES0 = 12  # per seat: bit = suit of a marriage it sang, bit 4 a tute
-X_TCARD = 16  # the card that named trumps (turned, or arrastrado's first table card)
-X_DEALER = 17
-X_TABLE = 18  # arrastrado for three: the table card after the exchanges (-1: none)
-X_SIZE = 19
-
-# ---- offsets of the observation's blocks (from tute.bots.encoding.Layout), ``offs``
-O_HAND, O_TRICK, O_LEADER, O_PLAYED, O_KNOWN, O_VOID, O_TRUMP, O_TCARD = range(8)
-O_CANTES, O_POINTS, O_CPOINTS, O_SIZES, O_TRICKS, O_PHASE, O_TOMOVE = range(8, 15)
-O_TABLE = 15
-O_COUNT = 16
-
-# ---- parameters, ``par``
-P_N, P_EXEMPT, P_UNDER, P_BONUS, P_FAM, P_HAND = range(6)
-P_SIDES = 6  # 2 (partners: side = seat % 2) or one side per seat
-P_TABLE = 7  # 1: the card after the hands lies on the table (arrastrado for three)
-P_TWO4 = 8  # two_exchanges_four: the 2 of trumps takes a 4 on the table too
-P_COUNT = 9
+from ._vector_slots import (
+    A_EXCHANGE0,
+    O_CANTES,
+    O_CPOINTS,
+    O_HAND,
+    O_KNOWN,
+    O_LEADER,
+    O_PHASE,
+    O_PLAYED,
+    O_POINTS,
+    O_SIZES,
+    O_STOCK,
+    O_TABLE,
+    O_TCARD,
+    O_TOMOVE,
+    O_TRICK,
+    O_TRICKS,
+    O_TRUMP,
+    O_UPCARD,
+    O_VOID,
+    P_BONUS,
+    P_EXEMPT,
+    P_FAM,
+    P_HAND,
+    P_N,
+    P_PACKET,
+    P_SIDES,
+    P_STOCK,
+    P_TABLE,
+    P_THIRTY,
+    P_TWO4,
+    P_UNDER,
+    X_CANTES0,
+    X_DEALER,
+    X_KNOWN0,
+    X_PLAYED0,
+    X_SEND,
+    X_SPOS,
+    X_STK0,
+    X_TABLE,
+    X_TCARD,
+    X_VOID0,
+)
+from ._vector_stock import after_stock_trick, exchange, with_exchange
 
 _M32 = np.uint64(0xFFFFFFFF)
 MT_N = 624  # an MT row holds its 624 words and then its index
@@ -172,8 +197,10 @@ def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
              game_mt: np.ndarray, scratch: np.ndarray, pack: np.ndarray, par: np.ndarray
              ) -> np.uint64:
     """The next deal of the game's seed sequence, as ``Deal.new(seed=rng.randrange(2**64))``
-    lays it out: the dealer drawn from the deal's seed, the shuffle dealt one card at a time
-    from mano, the dealer's last card turned for trumps. Returns the deal's seed."""
+    lays it out: the dealer drawn from the deal's seed, the shuffle dealt in packets (one
+    card at a time but where ``deal_packet`` says) from mano; then the dealer's last card
+    turned for trumps, arrastrado's table card, or the stock games' upcard and stock. Returns
+    the deal's seed."""
     ds = _mt_seed64(game_mt)
     n = par[P_N]
     dealer = np.int64(_splitmix(ds, 1_000_003) % np.uint64(n))
@@ -186,23 +213,29 @@ def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
         deck[j] = t
     size = par[P_HAND]
     st[:] = 0
-    for k in range(n):
-        seat = (dealer + 1 + k) % n
-        m = 0
-        for c in range(size):
-            m |= 1 << deck[k + n * c]
-        st[S_H0 + seat] = m
+    _deal_out(st, deck, n, int(dealer), size, par[P_PACKET])
     ex[:] = 0
-    if par[P_TABLE] != 0:  # the next card lies face up on the table: nobody's, it names trumps
-        tcard = deck[n * size]
+    dealt = n * size
+    if par[P_STOCK] != 0:  # the next card face up under the stock, drawn last: it names trumps
+        tcard = deck[dealt]
+        rest = deck.shape[0] - dealt
+        for i in range(rest - 1):
+            ex[X_STK0 + i] = deck[dealt + 1 + i]
+        ex[X_STK0 + rest - 1] = tcard
+        ex[X_SEND] = rest
+        st[S_STOCK] = 1
+    elif par[P_TABLE] != 0:  # the next card lies face up on the table: nobody's, names trumps
+        tcard = deck[dealt]
     else:  # the dealer's last card, turned for all to see
-        tcard = deck[n * size - 1]
+        tcard = deck[dealt - 1]
         ex[X_KNOWN0 + dealer] = 1 << tcard
     trump = tcard // 10
     mano = (dealer + 1) % n
     cfg[:] = base
     cfg[C_TRUMP] = trump
     cfg[C_MANO] = mano
+    if par[P_STOCK] != 0:
+        cfg[C_ARRCANTE] = 0  # the windows follow the draws until the stock is gone
     st[S_LEADER] = mano
     st[S_TOMOVE] = mano
     st[11] = -1  # S_BEST
@@ -218,6 +251,28 @@ def new_deal(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
     if par[P_TABLE] != 0:
         ex[X_TABLE] = _exchanges(st, ex, n, tcard, trump, par[P_TWO4])
     return ds
+
+
+@njit(cache=True)
+def _deal_out(st: np.ndarray, deck: np.ndarray, n: int, dealer: int, size: int,
+              packet: int) -> None:
+    """``dealing.deal_out``: packets counter-clockwise from mano, ``size`` cards each."""
+    if packet == 1:  # one card at a time: seat k of the round gets every n-th card
+        for k in range(n):
+            m = 0
+            for c in range(size):
+                m |= 1 << deck[k + n * c]
+            st[S_H0 + (dealer + 1 + k) % n] = m
+        return
+    pos = 0
+    r = 0
+    while pos < n * size:
+        seat = (dealer + 1 + r % n) % n
+        take = min(packet, size - popcount(st[S_H0 + seat]))
+        for j in range(take):
+            st[S_H0 + seat] |= 1 << deck[pos + j]
+        pos += take
+        r += 1
 
 
 @njit(cache=True)
@@ -263,14 +318,19 @@ def _before(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, par: np.ndarray, a:
             suit = a // 10
             if suit != lead:
                 trump = cfg[C_TRUMP]
-                v = ex[X_VOID0 + seat] | (1 << lead)
-                exempt = par[P_EXEMPT] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0  # partners
-                if (trump >= 0 and suit != trump and not exempt
-                        and (st[S_RUFFED] == 0 or par[P_UNDER] != 0)):
-                    v |= 1 << trump
+                rule = cfg[C_STOCKRULE] if st[S_STOCK] != 0 else 3  # the duties in force
+                v = ex[X_VOID0 + seat]
+                if rule == 3:  # full
+                    v |= 1 << lead
+                    exempt = par[P_EXEMPT] != 0 and (st[S_BESTSEAT] - seat) % 2 == 0  # partners
+                    if (trump >= 0 and suit != trump and not exempt
+                            and (st[S_RUFFED] == 0 or par[P_UNDER] != 0)):
+                        v |= 1 << trump
+                elif rule == 2 or (rule == 1 and lead == trump):  # follow_suit, trump lead
+                    v |= 1 << lead
                 ex[X_VOID0 + seat] = v
         return
-    if a >= 45:  # a tute (it ends the deal) or a pass
+    if a >= 45:  # a tute (it ends the deal), a pass or an exchange (see _vector_stock)
         if a < 47:
             ex[X_CANTES0 + seat] |= 1 << 4
         return
@@ -326,11 +386,20 @@ def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
         r = (side - mine) % sides
         o[offs[O_POINTS] + r] = min(st[S_PTS0 + side] / 120.0, 1.0)
         o[offs[O_CPOINTS] + r] = min(st[S_CANTE0 + side] / 200.0, 1.0)
-    o[offs[O_TRICKS]] = st[S_DONE] / 13.0
+    if par[P_STOCK] != 0:
+        left = ex[X_SEND] - ex[X_SPOS]
+        if left > 0:
+            o[offs[O_UPCARD] + ex[X_STK0 + ex[X_SEND] - 1]] = 1.0
+        o[offs[O_STOCK]] = left / 40.0
+        o[offs[O_TRICKS]] = st[S_DONE] / 20.0
+    else:
+        o[offs[O_TRICKS]] = st[S_DONE] / 13.0
     o[offs[O_PHASE] + 2] = 1.0
     o[offs[O_TOMOVE]] = 1.0
     mask[:] = 0
     k = legal_actions(st, cfg, buf)
+    if par[P_STOCK] != 0:
+        k = with_exchange(st, cfg, ex, par, buf, k)
     for j in range(k):
         mask[k2cat[buf[j]]] = 1
 
@@ -338,11 +407,14 @@ def write_seat(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, o: np.ndarray,
 @njit(cache=True)
 def _returns(st: np.ndarray, par: np.ndarray, scale: float, out: np.ndarray) -> None:
     """Per seat: scale x (its side's total - the mean of the other sides'), a total being
-    card points, cantes and the last trick's bonus (``Table.returns``)."""
+    card points, cantes (with ``thirty_malas`` only beside 30 card points) and the last
+    trick's bonus (``Table.returns``)."""
     sides = par[P_SIDES]
     tot = np.zeros(sides, dtype=np.int64)
     for side in range(sides):
-        tot[side] = st[S_PTS0 + side] + st[S_CANTE0 + side]
+        tot[side] = st[S_PTS0 + side]
+        if par[P_THIRTY] == 0 or st[S_PTS0 + side] >= 30:
+            tot[side] += st[S_CANTE0 + side]
         if st[S_LASTSIDE] == side:
             tot[side] += par[P_BONUS]
     whole = tot.sum()
@@ -353,8 +425,8 @@ def _returns(st: np.ndarray, par: np.ndarray, scale: float, out: np.ndarray) -> 
 
 
 @njit(cache=True)
-def check_actions(st: np.ndarray, cfg: np.ndarray, actions: np.ndarray, cat2k: np.ndarray,
-                  buf: np.ndarray) -> int:
+def check_actions(st: np.ndarray, cfg: np.ndarray, ex: np.ndarray, par: np.ndarray,
+                  actions: np.ndarray, cat2k: np.ndarray, buf: np.ndarray) -> int:
     """The first game whose action is not legal now (-1: all are)."""
     for i in range(st.shape[0]):
         a = actions[i]
@@ -362,6 +434,8 @@ def check_actions(st: np.ndarray, cfg: np.ndarray, actions: np.ndarray, cat2k: n
             return i
         code = cat2k[a]
         k = legal_actions(st[i], cfg[i], buf)
+        if par[P_STOCK] != 0:
+            k = with_exchange(st[i], cfg[i], ex[i], par, buf, k)
         ok = False
         for j in range(k):
             if buf[j] == code:
@@ -383,7 +457,13 @@ def step_all(st: np.ndarray, cfg: np.ndarray, base: np.ndarray, ex: np.ndarray,
     for i in range(st.shape[0]):
         a = cat2k[actions[i]]
         _before(st[i], cfg[i], ex[i], par, a)
-        apply_action(st[i], cfg[i], a)
+        if a >= A_EXCHANGE0:
+            exchange(st[i], ex[i], a)
+        else:
+            tricks = st[i, S_DONE]
+            apply_action(st[i], cfg[i], a)
+            if st[i, S_STOCK] != 0 and st[i, S_DONE] != tricks and st[i, S_OVER] == 0:
+                after_stock_trick(st[i], cfg[i], ex[i], par)
         if st[i, S_OVER] != 0:
             _returns(st[i], par, scale, rewards[i])
             done[i] = True

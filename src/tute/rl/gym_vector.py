@@ -26,8 +26,8 @@ __all__ = ["TuteVectorEnv"]
 
 class TuteVectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64],
                                  NDArray[np.float64]]):
-    """``num_envs`` games of ``variant`` (Tute por parejas or arrastrado) as one Gymnasium
-    vector env."""
+    """``num_envs`` games of ``variant`` (one :class:`~tute.rl.vector.VectorEnv` plays) as one
+    Gymnasium vector env."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 

@@ -8,13 +8,16 @@ environment: game ``i`` after ``reset(seed)`` plays the deals that ``tute.rl.env
 ``reset(seed=seed + i)`` and its ``reset()`` calls, and hands the seat to move the same
 observation, mask and rewards (``tests/test_rl_vector.py`` plays whole games of both).
 
-Scope: the kernel plays card play, so the games whose every deal is card play only from the
-first lead to the end: Tute por parejas and Tute arrastrado (``tute_arrastrado_3p``: three
-players, whose compulsory table-card exchanges are public events before the first lead, done
-here when the deal is dealt; or ``players=4``, individual players with the dealer's card
-turned), with the options the kernel models. Polls before the first lead (optional
-exchanges included), throw-ins, renuncio claims, stock draws and auctions are the core's;
-those variants and options are refused with the reason.
+Scope: the kernel plays card play, so the games whose deals are card play from the first lead
+to the end, with at most public events the batch does itself: Tute por parejas, Tute
+arrastrado (``tute_arrastrado_3p``: three players, whose compulsory table-card exchanges are
+public events before the first lead, done here when the deal is dealt; or ``players=4``,
+individual players with the dealer's card turned), and the stock games (two-player Tute
+habanero and corriente, Guiñote for four and for two): the upcard, the draw after each stock
+trick, the upcard exchange as an action on the winner's next turn and the windows after the
+draw (:mod:`._vector_stock`), with the options the kernel models. Polls before the first lead or
+the draw (optional exchanges included), throw-ins, renuncio claims and auctions are the
+core's; those variants and options are refused with the reason.
 """
 
 from __future__ import annotations
@@ -30,14 +33,16 @@ from ..actions import Exchange
 from ..deal import Deal
 from ..errors import IllegalActionError, InvalidOptionError
 from ..games import game_for
-from ..kernel import action_code, make_config
+from ..kernel import NotCardPlayPositionError, action_code, make_config
+from ..kernel._tables import C_FAMILY
 from ..shuffle import MAX_SEED
-from ..variants import find_variant
+from ..variants import VARIANTS, find_variant
 from ..views import SeatView
 from . import _vector_kernel as K
+from . import _vector_slots as X
 from .encoding import ActionCatalogue, Layout
 
-__all__ = ["SUPPORTED_OPTIONS", "VectorEnv"]
+__all__ = ["STOCK_OPTIONS", "SUPPORTED_OPTIONS", "VectorEnv"]
 
 #: options that may differ from their defaults: the kernel's card-play rules
 SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_head_after_ruff",
@@ -49,16 +54,31 @@ SUPPORTED_OPTIONS = frozenset({"partner_exemption", "must_undertrump", "must_hea
                                "players", "exchange_mandatory", "two_exchanges_four",
                                "scoring_3p", "loss_limit", "multi_over", "match_target",
                                "match_deals"})
+#: and in the stock games: the hand size and packets, the duties while the stock lasts, which
+#: card takes the upcard, thirty_malas (in the rewards) and the scoring and match options
+#: (which the deal's point-margin reward does not use). The exchange's other timings and
+#: the last round's exchange (questions before the draw), cante_before_draw, Guiñote's
+#: exchange on one's own turn (exchange_side_requirement) and the hidden 20s of the arrastre
+#: are refused.
+STOCK_OPTIONS = frozenset({"hand_size", "deal_packet", "stock_phase_rule",
+                           "exchange_two_enabled", "two_exchanges_four", "thirty_malas",
+                           "scoring_2p", "both_over", "vueltas_claim", "games_to_win",
+                           "partidas_per_coto", "cotos_to_win"})
 
 _MAX_DECISIONS = 128  # a deal: at most 40 cards and its cantes and passes, far fewer
 
 _BLOCKS = ("hand", "trick", "leader", "played", "known", "void", "trump", "trump_card",
            "cantes", "points", "cante_points", "hand_sizes", "tricks", "phase", "to_move",
-           "table_card")  # in the order of _vector_kernel's O_* indices
+           "table_card", "upcard", "stock")  # in the order of _vector_slots' O_* indices
+
+
+def batched_games() -> list[str]:
+    """The variants VectorEnv plays (those whose game has no ``batch_gap``)."""
+    return [v.id for v in VARIANTS.values() if not game_for(v).batch_gap]
 
 
 class VectorEnv:
-    """``n`` games of ``variant`` (Tute por parejas or arrastrado) stepped together.
+    """``n`` games of ``variant`` (a game whose ``batch_gap`` is empty) stepped together.
 
     Arrays returned are the environment's own buffers, overwritten by the next call: copy
     what you keep. ``rewards`` has one column per seat (every seat is rewarded when its
@@ -70,26 +90,29 @@ class VectorEnv:
     def __init__(self, variant: str = "tute_parejas", n: int = 1, *,
                  reward_scale: float = 0.01, **options: Any):
         var = find_variant(variant)
-        why = game_for(var).batch_gap
+        game = game_for(var)
+        why = game.batch_gap
         if why:
             raise InvalidOptionError(f"VectorEnv does not play {var.id}: its deals have {why}, "
                                      "which the numba kernel does not model (batched: "
-                                     "tute_parejas and tute_arrastrado_3p; use tute.rl.env)")
+                                     f"{', '.join(batched_games())}; use tute.rl.env)")
         opts = var.resolve(options)
         defaults = var.resolve({})
+        supported = SUPPORTED_OPTIONS | (STOCK_OPTIONS if game.stock else frozenset())
         for name in options:
-            if name not in SUPPORTED_OPTIONS and getattr(opts, name) != getattr(defaults, name):
+            if name not in supported and getattr(opts, name) != getattr(defaults, name):
                 raise InvalidOptionError(
-                    f"VectorEnv does not support option {name!r}={options[name]!r}: the numba "
-                    "kernel plays card play only (no opening polls, throw-ins, claims, other "
-                    "deals); supported: " + ", ".join(sorted(SUPPORTED_OPTIONS)))
-        game = game_for(var)
-        if game.exchanges and opts.players == 3 and not opts.exchange_mandatory:
+                    f"VectorEnv does not support option {name!r}={options[name]!r} in "
+                    f"{var.id}: the numba kernel plays card play only (no opening polls, "
+                    "questions before the draw, throw-ins, claims, other deals); supported: "
+                    + ", ".join(sorted(supported & set(var.option_names))))
+        if game.exchanges and not game.stock and opts.players == 3 and (
+                not opts.exchange_mandatory):
             raise InvalidOptionError("VectorEnv does not support option "
                                      "'exchange_mandatory'=False: optional table-card "
                                      "exchanges are polls before the first lead, which the "
                                      "numba kernel does not model")
-        if opts.deal_packet != 1:
+        if opts.deal_packet != 1 and not game.stock:
             raise InvalidOptionError("VectorEnv deals one card at a time (deal_packet=1)")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InvalidOptionError(f"invalid number of games {n!r}: expected an integer >= 1")
@@ -106,27 +129,36 @@ class VectorEnv:
         self.observation_size = self.layout.size
         self.reward_scale = float(reward_scale)
         self._cat2k = np.full(self.num_actions, -1, np.int64)
-        self._k2cat = np.full(48, 0, np.int64)
+        self._k2cat = np.full(X.A_COUNT, 0, np.int64)
         for i, act in enumerate(self.catalogue.actions):
-            if isinstance(act, Exchange):  # arrastrado's are done at the deal: never offered
-                continue
-            code = action_code(act)
+            if isinstance(act, Exchange):  # the upcard's (arrastrado's are done at the deal)
+                card = act.card.index
+                code = X.A_EXCHANGE0 + 2 * (card // 10) + (card % 10 == 0)
+            else:
+                try:
+                    code = action_code(act)
+                except NotCardPlayPositionError:  # stop (vueltas_claim=manual): never offered
+                    continue
             self._cat2k[i] = code
             self._k2cat[code] = i
         self._base = make_config(var, opts, 0)
         self._offs = np.array([self.layout.offset(b) for b in _BLOCKS], np.int64)
         partners = var.partnerships
-        table = game.exchanges and seats == 3  # arrastrado for three: the table card
+        table = game.exchanges and not game.stock and seats == 3  # arrastrado's table card
         self._par = np.array([seats, int(opts.partner_exemption and partners),
-                              int(opts.must_undertrump), opts.last_trick_bonus, 0,
-                              game.layout(opts)[1], game.sides(opts), int(table),
-                              int(opts.two_exchanges_four)], np.int64)
-        assert len(self._par) == K.P_COUNT and len(_BLOCKS) == K.O_COUNT
+                              int(opts.must_undertrump), opts.last_trick_bonus,
+                              int(self._base[C_FAMILY]), game.layout(opts)[1],
+                              game.sides(opts), int(table), int(opts.two_exchanges_four),
+                              int(game.stock), int(opts.exchange_two_enabled),
+                              int(game.arrastre_cantes), int(opts.thirty_malas),
+                              opts.deal_packet], np.int64)
+        assert len(self._par) == X.P_COUNT and len(_BLOCKS) == X.O_COUNT
         deck = game.layout(opts)[0]
         self._pack = np.array([c for c in range(40) if deck >> c & 1], np.int64)
+        assert not game.stock or len(self._pack) - seats * self._par[X.P_HAND] <= X.STOCK_MAX
         self._st = np.zeros((n, K.STATE_SIZE), np.int64)
         self._cfg = np.zeros((n, len(self._base)), np.int64)
-        self._ex = np.zeros((n, K.X_SIZE), np.int64)
+        self._ex = np.zeros((n, X.X_SIZE), np.int64)
         self._mt = np.zeros((n, K.MT_N + 1), np.uint64)
         self._scratch = np.zeros(K.MT_N + 1, np.uint64)
         self._buf = np.zeros(64, np.int64)
@@ -156,7 +188,7 @@ class VectorEnv:
 
     @property
     def dealers(self) -> NDArray[np.int64]:
-        return self._ex[:, K.X_DEALER].copy()
+        return self._ex[:, X.X_DEALER].copy()
 
     def reset(self, seed: int | Sequence[int] | None = None
               ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
@@ -188,7 +220,7 @@ class VectorEnv:
         seed, length = int(self.deal_seeds[i]), int(self._hlen[i])
         kept = self._mirrors.get(i)
         if kept is None or kept[0] != seed or kept[1] > length:
-            deal = Deal.new(self.variant, seed=seed, dealer=int(self._ex[i, K.X_DEALER]),
+            deal = Deal.new(self.variant, seed=seed, dealer=int(self._ex[i, X.X_DEALER]),
                             options=self.options)
             done = 0
         else:
@@ -234,7 +266,8 @@ class VectorEnv:
                                      f"action ids, got an array of shape {acts.shape} and type "
                                      f"{acts.dtype}", action=repr(actions))
         acts = acts.astype(np.int64, copy=False)
-        bad = K.check_actions(self._st, self._cfg, acts, self._cat2k, self._buf)
+        bad = K.check_actions(self._st, self._cfg, self._ex, self._par, acts, self._cat2k,
+                               self._buf)
         if bad >= 0:
             self._refuse(bad, int(acts[bad]))
         hlen = self._hlen
