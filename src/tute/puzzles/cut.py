@@ -11,8 +11,9 @@ A position is a puzzle when
 
 So the answer never rests on cards the seat cannot see: it is what a player reading the table
 well finds. In the stock phase (a solver with ``stock_limit``) the double-dummy measure knows
-the stock's order too, and each sampled world draws the face-down stock's order afresh. The values are the mover's side's future margin (points still to come, the last
-ten and the cantes included), in the solver's terms.
+the stock's order too, and each sampled world draws the face-down stock's order afresh. The
+values are the mover's side's future margin (points still to come, the last ten and the
+cantes included), in the solver's terms.
 """
 
 from __future__ import annotations
