@@ -76,12 +76,22 @@ ICON_BOXES = """() => [...document.querySelectorAll('svg.ic')]
   .map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"""
 
 
+# the trick's captions (who played each card) that another card covers at their centre
+COVERED_CAPTIONS = """() => [...document.querySelectorAll('.played .by')]
+  .filter(e => e.getClientRects().length).filter(e => {
+    const r = e.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !(top && e.contains(top)); }).map(e => e.textContent)"""
+
+
 def _drawn(page: Any, where: str) -> None:
-    """No text a font may lack; every icon drawn at an icon's size."""
+    """No text a font may lack; every icon drawn at an icon's size; no trick caption under a
+    card."""
     odd = undrawn(page.evaluate(TEXTS))
     assert not odd, (where, sorted(odd))
     boxes = page.evaluate(ICON_BOXES)
     assert all(4 <= w <= 32 and 4 <= h <= 32 for w, h in boxes), (where, boxes)
+    assert not page.evaluate(COVERED_CAPTIONS), (where, page.evaluate(COVERED_CAPTIONS))
 
 
 def _table(browser: Any, base: str, tid: str, token: str, variant: str,
