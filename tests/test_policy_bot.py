@@ -150,7 +150,8 @@ def test_bad_files_are_refused_by_name(tmp_path: Path) -> None:
 
     meta = json.loads(str(arrays["meta"]))
     for name, changes, message in [
-        ("v2", {"version": np.array(2)}, "format version 2"),
+        ("v3", {"version": np.array(3)}, "format version 3"),
+        ("v2", {"version": np.array(2)}, "version 2 but no 'prior'"),
         ("meta", {"meta": np.array("{not json")}, "'meta' is not JSON"),
         ("act", {"meta": np.array(json.dumps({**meta, "activation": "gelu"}))}, "gelu"),
         ("shape", {"W1": np.zeros((15, 48), np.float32)}, "layer 1 takes 15 inputs"),
@@ -168,6 +169,102 @@ def test_bad_files_are_refused_by_name(tmp_path: Path) -> None:
         bot.choose(view, view.legal_actions)
     with pytest.raises(TuteError, match="do not fit 720 inputs"):
         write_policy(tmp_path / "w", [(np.zeros((3, 48)), np.zeros(48))], variant="tute_parejas")
+
+
+def _prior_policy(path: Path, variant: str, weight: float, prior: str = "rules") -> Path:
+    var = tute.find_variant(variant)
+    opts = var.resolve({})
+    size, count = Layout.of(var, opts).size, len(ActionCatalogue(var, opts))
+    rng = np.random.default_rng(1)
+    layers = [(rng.normal(size=(size, 16)), rng.normal(size=16)),
+              (rng.normal(size=(16, count)), np.zeros(count))]
+    return write_policy(path, layers, variant=variant, prior=prior, prior_weight=weight)
+
+
+@pytest.mark.parametrize("variant", ["tute_parejas", "guinote_2p", "tute_arrastrado_3p"])
+def test_a_rules_prior_of_great_weight_plays_exactly_as_rules(tmp_path: Path,
+                                                              variant: str) -> None:
+    """A random network under a rules prior of weight 1e6: every choice is rules' (the bot
+    and the zoo agent), and a duplicate duel against rules is level on every pair."""
+    from tute.rl import zoo
+    from tute.rl.encoding import encode_view
+
+    path = _prior_policy(tmp_path / "p.npz", variant, 1e6)
+    policy = load_policy(path)
+    assert (policy.prior, policy.prior_weight) == ("rules", 1e6)
+    plain = load_policy(_random_policy(tmp_path / "plain.npz", variant, {}))
+    agent = zoo.agent("policy", file=str(path))
+    assert agent.needs_view
+    differ = 0
+    for k in range(2):
+        deal = Deal.new(variant, seed=k)
+        bots = [make_bot(f"policy:{path}", seed=s) for s in range(deal.seats)]
+        rules = [make_bot("rules", seed=s) for s in range(deal.seats)]
+        while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
+            view = deal.view(seat)
+            want = rules[seat].choose(view, view.legal_actions)
+            assert bots[seat].choose(view, view.legal_actions) == want
+            cat = agent.catalogue(view)
+            assert agent.act(view) == cat.ids([want])[0]
+            ids = cat.ids(view.legal_actions)
+            net = view.legal_actions[int(np.argmax(plain.logits(encode_view(view))[ids]))]
+            differ += net != want  # the network alone would often play otherwise
+            deal.apply(want)
+    assert differ > 0
+    res = zoo.duel(agent, zoo.agent("rules"), variant, deals=3, seed=4)
+    assert res.margins == [0.0, 0.0, 0.0]
+    with pytest.raises(TuteError, match="rules prior, which reads the seat's view"):
+        agent._batch(np.zeros((1, policy.obs_size), np.float32),
+                     np.ones((1, len(policy.actions))))
+
+
+def test_a_small_prior_weight_leaves_the_network_its_say(tmp_path: Path) -> None:
+    """Logits plus the weight on rules' choice: a weight of 0 is the network alone."""
+    from tute.rl.encoding import encode_view
+
+    path = _prior_policy(tmp_path / "p.npz", "tute_parejas", 0.0)
+    policy = load_policy(path)
+    bot = make_bot(f"policy:{path}")
+    deal = Deal.new("tute_parejas", seed=2)
+    for _ in range(10):
+        view = deal.view(deal.to_move)  # type: ignore[arg-type]
+        ids = ActionCatalogue(tute.find_variant("tute_parejas"), view.options).ids(
+            view.legal_actions)
+        expect = view.legal_actions[int(np.argmax(policy.logits(encode_view(view))[ids]))]
+        assert bot.choose(view, view.legal_actions) == expect
+        deal.apply(expect)
+
+
+def test_a_bad_prior_is_refused_by_name(tmp_path: Path) -> None:
+    good = _prior_policy(tmp_path / "good.npz", "tute_parejas", 2.0)
+    with np.load(good) as data:
+        arrays = {k: data[k] for k in data.files}
+    assert int(arrays["version"]) == 2  # an older tute refuses it rather than drop the prior
+    meta = json.loads(str(arrays["meta"]))
+    for name, changes, message in [
+        ("pimc", {"meta": np.array(json.dumps({**meta, "prior": "pimc"}))},
+         "unknown prior 'pimc'; valid: rules"),
+        ("weight", {"meta": np.array(json.dumps({**meta, "prior_weight": "big"}))},
+         "prior_weight 'big' is not a finite number"),
+        ("noweight", {"meta": np.array(json.dumps({k: v for k, v in meta.items()
+                                                   if k != "prior_weight"}))},
+         "a prior needs a 'prior_weight'"),
+        ("v1", {"version": np.array(1)}, "a prior needs version 2, not 1"),
+        ("orphan", {"meta": np.array(json.dumps({k: v for k, v in meta.items()
+                                                 if k != "prior"})), "version": np.array(1)},
+         "'prior_weight' without a 'prior'"),
+    ]:
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, **{**arrays, **changes})
+        with pytest.raises(TuteError, match=message):
+            make_bot(f"policy:{path}")
+    with pytest.raises(TuteError, match="invalid prior 'pimc': expected one of rules"):
+        _prior_policy(tmp_path / "w", "tute_parejas", 1.0, prior="pimc")
+    with pytest.raises(TuteError, match="invalid prior_weight inf"):
+        write_policy(tmp_path / "w", [(np.zeros((720, 48)), np.zeros(48))],
+                     variant="tute_parejas", prior="rules", prior_weight=float("inf"))
 
 
 def test_spec_takes_a_bare_path() -> None:

@@ -16,6 +16,13 @@ arrays, whatever trained them (``examples/train_policy.py`` trains one with NumP
 - ``W0``, ``b0``, ``W1``, ``b1``...: float32 weights ``(inputs, outputs)`` and biases
   ``(outputs,)``; ``W0`` takes ``obs_size`` inputs, the last layer gives one logit per action.
 
+**A prior** (optional; such a file has ``version`` 2, so that an older tute refuses it rather
+than play it without): ``meta`` holds ``prior`` (``"rules"``, the only one) and
+``prior_weight`` (a finite number ``beta``); the bot then adds ``beta`` to the logit of the
+action the ``rules`` bot would choose from the same seat view (seeded like the policy bot).
+The network is then a residual on the rules bot: all-zero logits play exactly as ``rules``,
+and a large ``beta`` too.
+
 The bot plays the legal action of highest logit (``policy:FILE:temperature=1`` samples from the
 softmax instead, with the bot's seeded rng). It refuses, naming the problem, a file that does
 not exist, is not such an archive or is inconsistent, and a game whose observation size or
@@ -40,11 +47,15 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["FORMAT", "VERSION", "Policy", "PolicyBot", "load_policy", "write_policy"]
+__all__ = ["FORMAT", "PRIORS", "VERSION", "Policy", "PolicyBot", "load_policy", "prior_bot",
+           "write_policy"]
 
 FORMAT = "tute-policy"
 VERSION = 1
+PRIOR_VERSION = 2  # a file with a prior: an older reader (version 1 only) refuses it
+VERSIONS = (VERSION, PRIOR_VERSION)
 ACTIVATIONS = ("relu", "tanh")
+PRIORS = ("rules",)  # the bots a policy may be a residual on
 
 
 class Policy:
@@ -59,6 +70,8 @@ class Policy:
         self.actions: tuple[str, ...] = tuple(meta["actions"])
         self.activation: str = meta["activation"]
         self.layers = layers
+        self.prior: str | None = meta.get("prior")
+        self.prior_weight: float = float(meta.get("prior_weight", 0.0))
 
     def logits(self, obs: NDArray[np.float32]) -> NDArray[np.float32]:
         import numpy as np
@@ -70,6 +83,15 @@ class Policy:
             if i < last:
                 x = np.maximum(x, 0.0) if self.activation == "relu" else np.tanh(x)
         return x
+
+
+def prior_bot(policy: Policy, seed: int | None) -> Bot | None:
+    """The bot whose choice a policy with a prior favours (None without a prior)."""
+    if policy.prior is None:
+        return None
+    from .rules_bot import RulesBot
+
+    return RulesBot(seed=seed)
 
 
 def _bad(path: str, why: str) -> TuteError:
@@ -103,8 +125,9 @@ def load_policy(path: str | Path) -> Policy:
         version = int(arrays["version"])
     except (TypeError, ValueError):
         raise _bad(name, "is malformed: 'version' is not an integer") from None
-    if version != VERSION:
-        raise _bad(name, f"has format version {version}; this tute reads version {VERSION}")
+    if version not in VERSIONS:
+        raise _bad(name, f"has format version {version}; this tute reads versions "
+                         f"{', '.join(map(str, VERSIONS))}")
     try:
         meta = json.loads(str(arrays["meta"]))
     except json.JSONDecodeError as exc:
@@ -115,6 +138,7 @@ def load_policy(path: str | Path) -> Policy:
                       ("actions", list), ("activation", str), ("layers", int)):
         if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
             raise _bad(name, f"is malformed: meta {key!r} missing or not a {kind.__name__}")
+    _check_prior(name, meta, version)
     if meta["activation"] not in ACTIVATIONS:
         raise _bad(name, f"is malformed: activation {meta['activation']!r}, expected one of "
                          f"{', '.join(ACTIVATIONS)}")
@@ -143,11 +167,37 @@ def load_policy(path: str | Path) -> Policy:
     return Policy(name, meta, layers)
 
 
+def _check_prior(name: str, meta: dict[str, Any], version: int) -> None:
+    """A prior names a known bot and a finite weight, and only in a version-2 file."""
+    prior = meta.get("prior")
+    if prior is None:
+        if "prior_weight" in meta:
+            raise _bad(name, "is malformed: 'prior_weight' without a 'prior'")
+        if version != VERSION:
+            raise _bad(name, f"is malformed: version {version} but no 'prior'")
+        return
+    if version != PRIOR_VERSION:
+        raise _bad(name, f"is malformed: a prior needs version {PRIOR_VERSION}, not {version}")
+    if prior not in PRIORS:
+        raise _bad(name, f"has an unknown prior {str(prior)[:40]!r}; valid: "
+                         f"{', '.join(PRIORS)}")
+    weight = meta.get("prior_weight")
+    if weight is None:
+        raise _bad(name, "is malformed: a prior needs a 'prior_weight'")
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(
+            weight):
+        raise _bad(name, f"is malformed: prior_weight {str(weight)[:40]!r} is not a finite "
+                         "number")
+
+
 def write_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], *, variant: str,
-                 options: Mapping[str, Any] | None = None, activation: str = "relu") -> Path:
+                 options: Mapping[str, Any] | None = None, activation: str = "relu",
+                 prior: str | None = None, prior_weight: float = 0.0) -> Path:
     """Save ``layers`` (``(W, b)`` pairs, ``W`` of shape ``(inputs, outputs)``) as a policy
     file for ``variant`` with ``options``; checks the shapes against that game's observation
-    size and action catalogue. Returns the path written (``.npz`` appended if missing)."""
+    size and action catalogue. ``prior="rules"`` makes it a residual on the rules bot:
+    ``prior_weight`` is added to the logit of the rules bot's choice. Returns the path
+    written (``.npz`` appended if missing)."""
     import numpy as np
 
     from ..variants import find_variant
@@ -162,6 +212,11 @@ def write_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], *, variant
                         f"{', '.join(ACTIVATIONS)}")
     if not layers:
         raise TuteError("a policy needs at least one layer")
+    if prior is not None and prior not in PRIORS:
+        raise TuteError(f"invalid prior {prior!r}: expected one of {', '.join(PRIORS)}")
+    if isinstance(prior_weight, bool) or not isinstance(prior_weight, int | float) or not (
+            math.isfinite(prior_weight)):
+        raise TuteError(f"invalid prior_weight {prior_weight!r}: expected a finite number")
     arrays: dict[str, Any] = {}
     width = size
     for i, (w, b) in enumerate(layers):
@@ -178,10 +233,13 @@ def write_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], *, variant
                         "actions")
     meta = {"variant": var.id, "options": dict(options or {}), "obs_size": size,
             "actions": names, "activation": activation, "layers": len(layers)}
+    if prior is not None:
+        meta.update(prior=prior, prior_weight=float(prior_weight))
     out = Path(path)
     if out.suffix != ".npz":
         out = out.with_name(out.name + ".npz")
-    np.savez(out, format=np.array(FORMAT), version=np.array(VERSION),
+    version = VERSION if prior is None else PRIOR_VERSION
+    np.savez(out, format=np.array(FORMAT), version=np.array(version),
              meta=np.array(json.dumps(meta)), **arrays)
     return out
 
@@ -206,6 +264,7 @@ class PolicyBot(Bot):
             raise TuteError("bot 'policy' needs NumPy (pip install 'tute[rl]')") from None
         self.policy = load_policy(str(file))
         self.temperature = float(temperature)
+        self.prior = prior_bot(self.policy, seed)
         self._games: dict[tuple[str, Any], Any] = {}  # per game: its action catalogue
 
     def _catalogue(self, view: SeatView) -> Any:
@@ -241,6 +300,8 @@ class PolicyBot(Bot):
         cat = self._catalogue(view)
         ids = cat.ids(legal)
         logits = self.policy.logits(encode_view(view))[ids].astype(np.float64)
+        if self.prior is not None and len(legal) > 1:
+            logits[legal.index(self.prior.choose(view, legal))] += self.policy.prior_weight
         if self.temperature <= 0:
             return legal[int(np.argmax(logits))]  # ties: the first legal action
         z = (logits - logits.max()) / self.temperature

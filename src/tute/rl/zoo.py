@@ -168,10 +168,13 @@ class _Random(Agent):
 
 class _Policy(Agent):
     def __init__(self, file: str | Path, temperature: float, seed: int | None):
-        from ..bots.policy_bot import load_policy
+        from ..bots.policy_bot import load_policy, prior_bot
 
-        super().__init__("policy", None, False, seed)
-        self.policy = load_policy(file)
+        policy = load_policy(file)
+        # a residual on the rules bot reads the view: the prior's choice needs it
+        super().__init__("policy", None, policy.prior is not None, seed)
+        self.policy = policy
+        self.prior = prior_bot(policy, seed)
         if isinstance(temperature, bool) or not isinstance(temperature, int | float) or not (
                 0 <= temperature < 1e6):
             raise TuteError(f"invalid temperature {temperature!r} for agent 'policy': "
@@ -184,16 +187,33 @@ class _Policy(Agent):
             raise TuteError(f"policy file {self.policy.path!r} is for {self.policy.variant}'s "
                             f"{len(self.policy.actions)} actions; {view.variant} here has "
                             f"{len(cat)}")
-        return super()._act_view(view)
+        if self.prior is None:
+            return super()._act_view(view)
+        if view.to_move != view.seat or not view.legal_actions:
+            raise TuteError(f"seat {view.seat} is not to move: an agent acts on the view of "
+                            "the seat to move")
+        mask = np.asarray(cat.mask(view.legal_actions))
+        bonus = np.zeros(len(mask))
+        if len(view.legal_actions) > 1:
+            pick = self.prior.choose(view, view.legal_actions)
+            bonus[cat.ids([pick])[0]] = self.policy.prior_weight
+        return int(self._batch(encode_view(view)[None], mask[None], bonus[None])[0])
 
-    def _batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def _batch(self, obs: np.ndarray, masks: np.ndarray,
+               bonus: np.ndarray | None = None) -> np.ndarray:
         pol = self.policy
+        if pol.prior is not None and bonus is None:
+            raise TuteError(f"policy file {pol.path!r} has a {pol.prior} prior, which reads "
+                            "the seat's view: pass the view (vec.view(i), env.view(agent)), "
+                            "not a vector")
         if obs.ndim != 2 or obs.shape[1] != pol.obs_size or masks.shape != (
                 len(obs), len(pol.actions)):
             raise TuteError(f"policy file {pol.path!r} reads observations of size "
                             f"{pol.obs_size} and masks of {len(pol.actions)} actions "
                             f"({pol.variant}); given {obs.shape} and {masks.shape}")
         logits = pol.logits(obs.astype(np.float32)).astype(np.float64)
+        if bonus is not None:
+            logits = logits + bonus
         legal = masks > 0
         if self.temperature > 0:  # Gumbel-max: a sample of the masked softmax
             logits = logits / self.temperature - np.log(-np.log(self.rng.random(logits.shape)))
