@@ -181,18 +181,24 @@ def test_one_rematch_table_even_after_the_first_was_forgotten(make_client: Any,
     assert set(hub.tables) <= {r["id"], first["id"]}
 
 
+def _rematch_asked(c: TestClient, clock: ManualClock,
+                   stack: ExitStack) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A one-game match of two players on a turn clock, played to the end, and the rematch
+    asked by the first: what each of them is sent of it."""
+    r, j = _pair(c, options={"games_to_win": 1}, clock=10)
+    a, b = _finish(c, r, j, stack, clock)
+    a.send({"type": "rematch"})
+    return a.until("rematch"), b.until("rematch")
+
+
 def test_a_rematch_runs_nobodys_countdown_before_they_accept(make_client: Any,
                                                              clock: ManualClock) -> None:
     """The first player to ask makes the rematch; the others have not accepted yet (they
     may be reading the result): no stand-in countdown and no turn clock runs for them until
     they come to the new table, and then both run as at any table."""
     c = make_client(clock=clock, bot_timeout=20.0)
-    r, j = _pair(c, options={"games_to_win": 1}, clock=10)
     with ExitStack() as stack:
-        a, b = _finish(c, r, j, stack, clock)
-        a.send({"type": "rematch"})
-        ra = a.until("rematch")
-        rb = b.until("rematch")
+        ra, rb = _rematch_asked(c, clock, stack)
         table = c.app.state.hub.tables[ra["id"]]
         seats = c.get(f"/api/tables/{ra['id']}").json()["seats"]
         assert [s["pending"] for s in seats] == [True, True]
@@ -226,12 +232,8 @@ def test_a_rematch_not_accepted_stays_without_countdowns_after_a_restart(
     keeps it with the table); who accepted has their countdowns back, as at any table."""
     data = tmp_path / "kept"
     c = make_client(clock=clock, bot_timeout=20.0, data_dir=data)
-    r, j = _pair(c, options={"games_to_win": 1}, clock=10)
     with ExitStack() as stack:
-        a, b = _finish(c, r, j, stack, clock)
-        a.send({"type": "rematch"})
-        ra = a.until("rematch")
-        rb = b.until("rematch")
+        ra, rb = _rematch_asked(c, clock, stack)
     c.__exit__(None, None, None)
     c2 = make_client(clock=clock, bot_timeout=20.0, data_dir=data)  # the restart
     seats = c2.get(f"/api/tables/{ra['id']}").json()["seats"]
