@@ -132,6 +132,10 @@ def _side(page: Any, show: bool = True) -> None:
     if page.locator("#side-col.open").count() != show:
         page.click("#side-close" if not show else "#side-btn")
     page.wait_for_selector("#side-col", state="visible" if show else "hidden")
+    # and in place: the sheet slides in (a transition), and what is measured in it after
+    # this must not be caught on the way (a loaded machine draws the slide slowly)
+    page.wait_for_function("() => document.getElementById('side-col').getAnimations()"
+                           ".every(a => a.playState !== 'running')")
 
 
 # ------------------------------------------------------------------ seeded games
