@@ -738,13 +738,16 @@ def refusal_words(lang: str) -> dict[str, str]:
     return out
 
 
-def _card_the(lang: str, notation: str) -> str | None:
-    """The card of ``notation`` in words with its article ("el tres de copas"), or None
-    when ``notation`` is not a card."""
+def _card_or_none(notation: str) -> Card | None:
+    """The card of ``notation``, or None when it is not a card."""
     try:
-        card = parse_card(notation)
+        return parse_card(notation)
     except ValueError:  # TuteError too
         return None
+
+
+def _card_the(lang: str, card: Card) -> str:
+    """``card`` in words with its article ("el tres de copas")."""
     the = CARD_THE[_lang(lang)]
     return f"{the.get(card.rank.letter, the['*'])} {card_name(lang, card)}"
 
@@ -760,13 +763,14 @@ def refusal_text(lang: str, refusal: Refusal, *, you: int | None = None,
     params = refusal.params
     kw: dict[str, object] = dict(params)
     if words:
-        named = {k: _card_the(lang, str(kw[k])) for k in ("card", "target") if k in kw}
-        if named.get("card") is not None:
+        named = {k: c for k in ("card", "target")
+                 if k in kw and (c := _card_or_none(str(kw[k]))) is not None}
+        if "card" in named:
             table = {**table, **refusal_words(lang)}
-        kw.update({k: v for k, v in named.items() if v is not None})
+        kw.update({k: _card_the(lang, c) for k, c in named.items()})
         if "missing" in kw:
-            cards = [_card_the(lang, c) for c in str(kw["missing"]).split()]
-            kw["missing"] = ", ".join(c.split(" ", 1)[1] for c in cards if c is not None)
+            cards = [_card_or_none(c) for c in str(kw["missing"]).split()]
+            kw["missing"] = ", ".join(card_name(lang, c) for c in cards if c is not None)
     template = table[refusal.code]
     if you is not None and params.get("seat") == you:
         template = table.get(refusal.code + ".you", template)
