@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import numpy as np
@@ -71,6 +72,39 @@ def minimax_3p(deal: tute.Deal, hero: int) -> int:
             values.append(margin_3p(deal, hero) - base + minimax_3p(deal, hero))
         deal.undo()
     return max(values) if deal.to_move == hero else min(values)
+
+
+def pruned_minimax(deal: tute.Deal, hero: int | None = None, alpha: float = -math.inf,
+                   beta: float = math.inf) -> float:
+    """The same recursion as :func:`minimax` (``hero`` None) or :func:`minimax_3p` with
+    alpha-beta cut-offs (fail-soft; a child searched in the window shifted by its margin):
+    exact with the full window, in a small fraction of the nodes. Checked against the plain
+    references in test_agrees_with_exhaustive_minimax and
+    test_arrastrado_agrees_with_exhaustive_minimax, and used where those are too slow."""
+    if deal.is_over():
+        return 0
+    def margin(d: tute.Deal) -> int:
+        return taken_margin(d) if hero is None else margin_3p(d, hero)
+    base = margin(deal)
+    top = deal.side_of(deal.to_move) == 0 if hero is None else deal.to_move == hero
+    best = -math.inf if top else math.inf
+    for act in deal.legal_actions():
+        deal.apply(act)
+        if deal.is_over() and deal.result().reason == "tute":
+            value = float(margin(deal))
+        else:
+            step = margin(deal) - base
+            value = step + pruned_minimax(deal, hero, alpha - step, beta - step)
+        deal.undo()
+        if top:
+            best = max(best, value)
+            alpha = max(alpha, value)
+        else:
+            best = min(best, value)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
 
 
 def minimax_wins(deal: tute.Deal, side: int) -> bool:
@@ -153,6 +187,7 @@ def test_agrees_with_exhaustive_minimax(solver: Solver) -> None:
         analysis = solver.analyze(deal)
         want = minimax(deal.copy())
         assert analysis.value == want, (variant, OPTION_SETS[variant][i], seed)
+        assert pruned_minimax(deal.copy()) == want, (variant, OPTION_SETS[variant][i], seed)
         pick = max if deal.side_of(deal.to_move) == 0 else min
         assert analysis.value == pick(v for _a, v in analysis.actions)
         checked += 1
@@ -221,6 +256,7 @@ def test_arrastrado_agrees_with_exhaustive_minimax(solver: Solver) -> None:
         analysis = solver.analyze(deal, hero=hero)
         want = minimax_3p(deal.copy(), hero)
         assert analysis.value == want, (options, seed, hero)
+        assert pruned_minimax(deal.copy(), hero) == want, (options, seed, hero)
         assert analysis.hero == hero
         pick = max if deal.to_move == hero else min
         assert analysis.value == pick(v for _a, v in analysis.actions), (options, seed)
@@ -543,8 +579,8 @@ def _arrastre_endgame(variant: str, seed: int, left: int) -> tute.Deal:
     return deal
 
 
-#: the minimax references are pure Python and slow: the default suite checks the first half
-#: of each sample, ``-m slow`` the second half too
+#: the minimax references are pure Python and slow (even pruned): the default suite checks the
+#: first half of each sample, ``-m slow`` the second half too
 HALVES = [0, pytest.param(1, marks=pytest.mark.slow)]
 
 
@@ -568,7 +604,7 @@ def test_near_equivalent_cards_agree_with_minimax(variant: str, half: int) -> No
         before = int(solver.stats[ST_NEAR])
         value = solver.value(deal)
         skipped += int(solver.stats[ST_NEAR]) - before
-        assert value == minimax(deal.copy()), (variant, seed)
+        assert value == pruned_minimax(deal.copy()), (variant, seed)
         checked += 1
         if checked == 10:
             break
@@ -724,10 +760,10 @@ def test_quiet_four_trick_endgames_agree_with_minimax(variant: str, options: dic
             hero = deal.to_move
             assert hero is not None
             analysis = solver.analyze(deal, hero=hero)
-            assert analysis.value == minimax_3p(deal.copy(), hero), (options, seed)
+            assert analysis.value == pruned_minimax(deal.copy(), hero), (options, seed)
         else:
             analysis = solver.analyze(deal)
-            assert analysis.value == minimax(deal.copy()), (variant, options, seed)
+            assert analysis.value == pruned_minimax(deal.copy()), (variant, options, seed)
         checked += 1
         if checked == 6:
             break
