@@ -409,7 +409,7 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def start(server_process: Any, data_dir: Path) -> Callable[..., str]:
     def go(*extra: str) -> str:
-        srv = server_process("--bot-delay", "0.05", "--trick-pause", "0.05", *extra,
+        srv = server_process("--bot-delay", "0", "--trick-pause", "0", *extra,
                              data_dir=data_dir)
         return str(srv.base)
     return go

@@ -30,6 +30,15 @@ def site(server_process: Any) -> str:
     return str(srv.base)
 
 
+# the page's pauses (localStorage tute.pace, 1 by default): a whole deal fits in the test
+FAST_PACE = "(() => { try { localStorage.setItem('tute.pace', '0.05'); } catch (e) {} })()"
+
+
+def _fast(page: Any) -> Any:
+    page.add_init_script(FAST_PACE)
+    return page
+
+
 def _shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
@@ -93,7 +102,7 @@ def _refused_until_reason(page: Any, deadline: float) -> None:
 
 
 def test_lobby_play_a_deal_and_switch_language(browser: Any, site: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page = _fast(browser.new_page(viewport={"width": 1280, "height": 820}))
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
@@ -138,7 +147,7 @@ def test_lobby_play_a_deal_and_switch_language(browser: Any, site: str) -> None:
 def test_phone_layout_and_invite(browser: Any, site: str) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                               has_touch=True, device_scale_factor=2)
-    page = ctx.new_page()
+    page = _fast(ctx.new_page())
     page.goto(site + "/")
     page.wait_for_selector("#create-btn")
     _shot(page, "lobby-phone")
@@ -158,14 +167,14 @@ def test_phone_layout_and_invite(browser: Any, site: str) -> None:
     page.click("#fill-btn")  # the host fills the rest with bots
     page.wait_for_selector(".hand-card", timeout=15_000)
     friend.wait_for_selector(".hand-card", timeout=15_000)
-    page.wait_for_timeout(500)
+    page.wait_for_function("() => document.getAnimations().length === 0", timeout=10_000)
     _shot(page, "table-phone")
     ctx.close()
     friend.context.close()
 
 
 def test_hand_is_playable_from_the_keyboard(browser: Any, site: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page = _fast(browser.new_page(viewport={"width": 1280, "height": 820}))
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")

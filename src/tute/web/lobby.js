@@ -51,6 +51,7 @@ export async function lobbyPage() {
   refresh();
   tutorials().then((list) => { L.lessons = list; L.owed = true; redraw(); }).catch(() => {});
   const timer = setInterval(refresh, 5000);
+  window.__tute = { lobby: L };  // for the browser tests' conditions (read only)
   page.leave = () => {
     L.gone = true;
     clearInterval(timer);
