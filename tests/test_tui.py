@@ -166,7 +166,7 @@ def test_replay_tells_how_each_deal_ended() -> None:
 
 async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await pilot.pause(0)
         for _ in range(3000):
             if s.over() or len(s.match.deals) > deals:
                 break
@@ -195,9 +195,9 @@ async def _play_through_ui(app: TuteApp, s: Session, deals: int = 1) -> None:
                     await pilot.press(keys[choice])
                     if s.confirm is not None:  # a bid over the lowest one: asked again
                         await pilot.press("enter")
-                await pilot.pause()
+                await pilot.pause(0)
                 assert deal.actions[done] == choice  # the key played exactly that
-            await pilot.pause()
+            await pilot.pause(0)
         assert len(s.match.deals) > deals or s.match.is_over()
         assert isinstance(app.screen, GameScreen)
 
