@@ -305,3 +305,23 @@ def test_views_are_the_observed_seats(variant: str) -> None:
         for i in range(3):
             assert np.array_equal(encode_view(vec.view(i)), obs[i])
         obs, _r, _d, _m = vec.step(vec.random_actions(seed=4 if _ == 0 else None))
+
+
+def test_deal_is_the_whole_game_behind_the_view() -> None:
+    # vec.deal(i): every hand of game i's deal, the seat to move's view of it is view(i); a
+    # copy (changing it changes nothing in the batch); a bad game is refused by name
+    vec = VectorEnv("tute_parejas", 2)
+    obs, _masks = vec.reset(seed=5)
+    for _ in range(50):  # into the second deal of each game
+        for i in range(2):
+            whole = vec.deal(i)
+            seat = whole.to_move
+            assert seat is not None
+            assert np.array_equal(encode_view(whole.view(seat)), obs[i])
+            assert sum(len(h) for h in whole.hands) == 40 - sum(
+                len(t.cards) for t in whole.tricks) - len(whole.trick)
+            whole.apply(whole.legal_actions()[0])
+            assert np.array_equal(encode_view(vec.view(i)), obs[i])
+        obs, _r, _d, _m = vec.step(vec.random_actions(seed=3 if _ == 0 else None))
+    with pytest.raises(InvalidOptionError, match="invalid game 2"):
+        vec.deal(2)

@@ -52,7 +52,7 @@ def _page(browser: Any, viewport: dict[str, int], seats: dict[str, Any] | None =
     phone = viewport["width"] < 500
     ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
                               reduced_motion="reduce", bypass_csp=True)
-    init = {"tute.pace": "0.15", "tute.seats": json.dumps(seats or {}), "tute.lang": "es"}
+    init = {"tute.pace": "0.05", "tute.seats": json.dumps(seats or {}), "tute.lang": "es"}
     ctx.add_init_script(f"(() => {{ try {{ const kv = {json.dumps(init)}; for (const k in kv) "
                         "localStorage.setItem(k, kv[k]); } catch (e) {} })()")
     page = ctx.new_page()

@@ -233,6 +233,13 @@ class VectorEnv:
         assert seat is not None and seat == int(self._st[i, 10])  # the kernel's seat to move
         return deal.view(seat)
 
+    def deal(self, i: int) -> Deal:
+        """Game ``i``'s whole deal, every hand known (a copy, replayed as :meth:`view`
+        replays it): for labels made with all the cards seen, such as the exact solver's
+        value of each action (``tute.solver.Solver.analyze``). An agent reads ``view(i)``."""
+        self.view(i)  # validates ``i`` and brings the replay up to the game's last action
+        return self._mirrors[int(i)][2].copy()
+
     def _seeds(self, seed: int | Sequence[int] | None) -> NDArray[np.uint64]:
         n = self.num_envs
         if seed is None:
