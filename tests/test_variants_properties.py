@@ -126,8 +126,10 @@ def explicit_copy(deal: tute.Deal, options: dict[str, Any]) -> tute.Deal:
 
 
 @st.composite
-def deals(draw: st.DrawFn, variant: str) -> tute.Deal:
-    options = draw(st.sampled_from(OPTION_SETS[variant]))
+def deals(draw: st.DrawFn, variant: str, option_set: int | None = None) -> tute.Deal:
+    """A deal of ``variant`` under one of its option sets (``option_set``: that one)."""
+    options = (draw(st.sampled_from(OPTION_SETS[variant])) if option_set is None
+               else OPTION_SETS[variant][option_set])
     var = tute.find_variant(variant)
     opts = var.resolve(options)
     n = var.seat_count(opts)
@@ -142,6 +144,9 @@ def deals(draw: st.DrawFn, variant: str) -> tute.Deal:
 
 choices = st.lists(st.integers(0, 2**16), min_size=1, max_size=80)
 variants = pytest.mark.parametrize("variant", VARIANT_IDS)
+#: every variant under each of its option sets: fewer examples each than a variant gets
+option_sets = pytest.mark.parametrize(("variant", "option_set"), [
+    (v, i) for v, sets in OPTION_SETS.items() for i in range(len(sets))])
 
 
 ENDINGS = {"renuncio", "throw", "stop"}  # actions that end a deal at once: chosen rarely
@@ -408,12 +413,12 @@ def check_refusals(deal: tute.Deal) -> None:
 # Properties
 
 
-@variants
-@PROPERTY
+@option_sets
+@settings(PROPERTY, max_examples=6)
 @given(data=st.data(), picks=choices)
-def test_deal_invariants_at_every_step(variant: str, data: st.DataObject,
+def test_deal_invariants_at_every_step(variant: str, option_set: int, data: st.DataObject,
                                        picks: list[int]) -> None:
-    deal = data.draw(deals(variant))
+    deal = data.draw(deals(variant, option_set))
     i = 0
     while True:
         check_cards_once(deal)
