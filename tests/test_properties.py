@@ -28,6 +28,10 @@ PROPERTY = settings(max_examples=EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=max(1, EXAMPLES * 5 // 6), deadline=None,
                suppress_health_check=[HealthCheck.too_slow])
+# the properties that check every seat's view, or every refusal, after each action of a whole
+# deal (most of this file's time): half the examples, each still a whole deal
+HALF = settings(max_examples=max(1, EXAMPLES // 2), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 CARDS = [str(c) for c in tute.ALL_CARDS]
 ALL = (1 << 40) - 1
@@ -262,7 +266,7 @@ def check_views(deal: tute.Deal) -> None:
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
 
 
-@PROPERTY
+@HALF
 @given(deals(), choices)
 def test_view_never_reveals_hidden_cards(deal: tute.Deal, picks: list[int]) -> None:
     check_views(deal)
@@ -302,7 +306,7 @@ def check_refusals(deal: tute.Deal) -> None:
     assert (deal.to_record(), deal.legal_actions(), deal.events) == before
 
 
-@PROPERTY
+@HALF
 @given(deals(), choices)
 def test_legal_actions_apply_and_the_rest_is_refused(deal: tute.Deal, picks: list[int]) -> None:
     check_refusals(deal)
