@@ -267,7 +267,7 @@ def test_setup_form_scrolls_to_every_field(size: tuple[int, int]) -> None:
         box = screen.query_one("#setup")
         for field in [*fields, screen.query_one("#start")]:
             box.scroll_to_widget(field, animate=False)
-            await pilot.pause()
+            await pilot.pause(0)  # the scroll's messages handled, the screen's layout redone
             assert _shown(field), field.id
 
     _run(app, size, body)
