@@ -202,11 +202,13 @@ class SetupScreen(Screen[None]):
     def _options(self) -> dict[str, Any]:
         var = find_variant(self.variant_id)
         options: dict[str, Any] = {}
+        # the form's fields in one walk of the tree (a query per option walked it once each,
+        # on every change while the form mounts: a second of CPU per setup screen)
+        fields = {w.id: w for w in self.query("#options .rowvalue")}
         for name in var.option_names:
-            found = self.query(f"#opt-{name}")
-            if not found:  # an option without a field (single value)
+            widget = fields.get(f"opt-{name}")
+            if widget is None:  # an option without a field (single value)
                 continue
-            widget = found.first()
             value = widget.value if isinstance(widget, (Select, Input)) else None
             if not isinstance(value, str):
                 continue
