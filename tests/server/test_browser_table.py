@@ -735,7 +735,9 @@ def test_a_rematch_runs_no_countdown_for_a_player_who_has_not_accepted(
     assert "sin reloj ni bot" in bea.inner_text("#rematch-offer")
     status = ".seat[data-seat='1'] .status"
     ana.wait_for_selector(f"{status}:has-text('aún no ha aceptado')")
-    ana.wait_for_timeout(1200)  # the page ticks once a second: still no countdown
+    ticks = ana.evaluate("() => window.__tute.ticks || 0")  # the page ticks once a second
+    ana.wait_for_function(f"() => (window.__tute.ticks || 0) >= {ticks + 2}", timeout=10_000)
+    # two ticks later: still no countdown
     assert "un bot juega" not in ana.inner_text(".felt")
     assert ana.evaluate("() => window.__tute.info.seats[1].bot_in") is None
     _shot(ana, "rematch-pending")
