@@ -193,3 +193,28 @@ def test_vector_training_example_runs(tmp_path: Path) -> None:
         assert log[key]["pairs"] == 2 and log[key]["low"] <= log[key]["mean"]
     res = zoo.duel(zoo.agent("policy", file=str(out_file)), zoo.agent("random"), deals=1)
     assert len(res.margins) == 1
+
+
+def test_values_training_example_runs(tmp_path: Path) -> None:
+    """examples/train_values.py with tiny settings: the solver labels real decisions of the
+    batched games, its file is a residual on rules (a huge prior weight plays as rules)."""
+    pytest.importorskip("torch", reason="examples/train_values.py needs torch (the rl extra)")
+    pytest.importorskip("numba", reason="VectorEnv and the solver need numba")
+    script = Path(__file__).resolve().parents[1] / "examples" / "train_values.py"
+    out_file, log_file, data = tmp_path / "values.npz", tmp_path / "log.json", tmp_path / "d.npz"
+    out = subprocess.run([sys.executable, str(script), "--games", "4", "--deals", "3",
+                          "--epochs", "1", "--hidden", "16", "--betas", "0,1000",
+                          "--val-deals", "2", "--eval-deals", "2", "--device", "cpu",
+                          "--save-data", str(data), "--out", str(out_file),
+                          "--log", str(log_file)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    log = json.loads(log_file.read_text())
+    assert log["fit"]["decisions"] > 20 and set(log["validation"]) == {"0", "1000"}
+    assert log["final"]["n"] == 2 and log["final"]["low"] <= log["final"]["mean"]
+    with np.load(data) as f:  # every labelled decision values its legal actions only
+        assert ((f["q"] != 0) <= (f["m"] > 0)).all() and (f["m"].sum(axis=1) > 1).all()
+    from tute.bots.policy_bot import load_policy
+    assert load_policy(out_file).prior == "rules"
+    res = zoo.duel(zoo.agent("policy", file=str(out_file)), zoo.agent("random"), deals=1)
+    assert len(res.margins) == 1
