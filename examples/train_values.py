@@ -48,6 +48,8 @@ try:
 except ImportError:
     sys.exit("this example needs PyTorch: pip install 'tute[rl]' (or pip install torch)")
 
+from train_vector import mlp  # the other example's network builder (this folder is on the path)
+
 from tute.bots.pimc import action_values
 from tute.bots.policy_bot import write_policy
 from tute.rl import VectorEnv, zoo
@@ -92,15 +94,6 @@ def collect(vec: VectorEnv, rules: zoo.Agent, deals: int, seed: int, seconds: fl
         obs, _r, done, masks = vec.step(acts)
         ended += int(done.sum())
     return np.array(xs), np.array(ms, np.float32), np.array(qs)
-
-
-def mlp(sizes: list[int]) -> nn.Sequential:
-    layers: list[nn.Module] = []
-    for i in range(len(sizes) - 1):
-        layers.append(nn.Linear(sizes[i], sizes[i + 1]))
-        if i < len(sizes) - 2:
-            layers.append(nn.ReLU())
-    return nn.Sequential(*layers)
 
 
 def relative(q: np.ndarray, m: np.ndarray) -> np.ndarray:
