@@ -94,6 +94,12 @@ def default_policy(variant: str) -> Path:
     return files[vid]
 
 
+def _check_to_move(view: SeatView) -> None:
+    if view.to_move != view.seat or not view.legal_actions:
+        raise TuteError(f"seat {view.seat} is not to move: an agent acts on the view of the "
+                        "seat to move")
+
+
 class Agent:
     """A bot of :mod:`tute.bots` that answers with action ids (see the module's doc)."""
 
@@ -141,9 +147,7 @@ class Agent:
         return self._batch(np.asarray(observations), masks)
 
     def _act_view(self, view: SeatView) -> int:
-        if view.to_move != view.seat or not view.legal_actions:
-            raise TuteError(f"seat {view.seat} is not to move: an agent acts on the view of "
-                            "the seat to move")
+        _check_to_move(view)
         if self.bot is None:  # the vector agents read the view as its observation
             cat = self.catalogue(view)
             return self._act_vector(encode_view(view), cat.mask(view.legal_actions))
@@ -189,9 +193,7 @@ class _Policy(Agent):
                             f"{len(cat)}")
         if self.prior is None:
             return super()._act_view(view)
-        if view.to_move != view.seat or not view.legal_actions:
-            raise TuteError(f"seat {view.seat} is not to move: an agent acts on the view of "
-                            "the seat to move")
+        _check_to_move(view)
         mask = np.asarray(cat.mask(view.legal_actions))
         bonus = np.zeros(len(mask))
         if len(view.legal_actions) > 1:
